@@ -1,0 +1,48 @@
+package io.stallscope.analyzer.model;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Interned frames ("java.io.FileOutputStream.writeBytes" at a line), shared by all files and chunks. */
+public final class Frames {
+    private final Map<String, Integer> index = new HashMap<>();
+    private final List<String> names = new ArrayList<>();
+    private final List<Integer> lines = new ArrayList<>();
+    private final List<Boolean> java = new ArrayList<>();
+
+    public int intern(String name, int line, boolean isJava) {
+        String key = (isJava ? "J" : "N") + line + ':' + name;
+        Integer id = index.get(key);
+        if (id != null) return id;
+        int n = names.size();
+        names.add(name);
+        lines.add(line);
+        java.add(isJava);
+        index.put(key, n);
+        return n;
+    }
+
+    public String name(int id) {
+        return names.get(id);
+    }
+
+    public int line(int id) {
+        return lines.get(id);
+    }
+
+    public boolean isJava(int id) {
+        return java.get(id);
+    }
+
+    /** "Class.method:line" for Java frames, the bare symbol for native ones. */
+    public String label(int id) {
+        int line = lines.get(id);
+        return java.get(id) && line > 0 ? names.get(id) + ':' + line : names.get(id);
+    }
+
+    public int size() {
+        return names.size();
+    }
+}

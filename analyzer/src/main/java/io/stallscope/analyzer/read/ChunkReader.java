@@ -1,0 +1,567 @@
+package io.stallscope.analyzer.read;
+
+import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.LockEvent;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.SourceFile;
+import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.model.State;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads one chunk: its metadata, its constant pools (positions only, decoded on first use) and then its
+ * events in one streaming pass. Timestamps are converted with this chunk's own tick base, which is what
+ * makes jfrsync files (a JDK chunk and an async-profiler chunk, counting ticks from different origins) line up.
+ */
+final class ChunkReader {
+    static final int HEADER_SIZE = 68;
+    private static final int MAGIC = 0x464c5200; // "FLR\0"
+
+    /** Constant-pool types kept for lookups; all others are skipped. */
+    private static final List<String> KEPT = List.of("java.lang.Thread", "jdk.types.StackTrace", "jdk.types.Method",
+            "java.lang.Class", "jdk.types.Symbol", "java.lang.String", "jdk.types.ThreadState",
+            "jdk.types.FrameType");
+
+    private final ByteBuffer buf;
+    private final int base;
+    private final int available;
+    private final Recording rec;
+    private final SourceFile file;
+
+    private Metadata meta;
+    private final Map<Long, LongIntMap> pools = new HashMap<>();
+    private final LongIntMap threadIds = new LongIntMap();
+    private final LongIntMap stackIds = new LongIntMap();
+    private final Map<Long, String> methodNames = new HashMap<>();
+    private final Map<Long, Boolean> methodJava = new HashMap<>();
+    private final Map<Long, State> states = new HashMap<>();
+    private long startNanos;
+    private long startTicks;
+    private double nanosPerTick;
+    private long durationNanos;
+
+    /**
+     * @param buf       the bytes of this chunk (mapped), starting at {@code base}
+     * @param available how many bytes of the chunk the file holds (less than its size when cut short)
+     */
+    ChunkReader(ByteBuffer buf, int base, int available, Recording rec, SourceFile file) {
+        this.buf = buf;
+        this.base = base;
+        this.available = available;
+        this.rec = rec;
+        this.file = file;
+    }
+
+    static boolean hasMagic(ByteBuffer b, int pos) {
+        return b.limit() - pos >= 4 && b.getInt(pos) == MAGIC;
+    }
+
+    /** Reads the chunk and returns its declared size, so the caller can find the next one. */
+    long read() throws JfrFormatException {
+        if (available < HEADER_SIZE) throw new JfrFormatException("file is cut short inside a chunk header");
+        if (!hasMagic(buf, base)) throw new JfrFormatException("not a JFR file (no FLR magic at chunk start)");
+        int major = buf.getShort(base + 4);
+        if (major < 1 || major > 2) throw new JfrFormatException("unsupported JFR version " + major);
+        long size = buf.getLong(base + 8);
+        long cpOffset = buf.getLong(base + 16);
+        long metaOffset = buf.getLong(base + 24);
+        startNanos = buf.getLong(base + 32);
+        durationNanos = buf.getLong(base + 40);
+        startTicks = buf.getLong(base + 48);
+        long ticksPerSecond = buf.getLong(base + 56);
+        if (ticksPerSecond <= 0) throw new JfrFormatException("corrupt chunk header (ticks per second " + ticksPerSecond + ")");
+        nanosPerTick = 1e9 / ticksPerSecond;
+        if (size < HEADER_SIZE) throw new JfrFormatException("corrupt chunk header (size " + size + ")");
+
+        int end = (int) Math.min(size, available);
+        boolean complete = size <= available && cpOffset >= HEADER_SIZE && cpOffset < size
+                && metaOffset >= HEADER_SIZE && metaOffset < size;
+        if (complete) {
+            meta = Metadata.read(new Cursor(buf, base + (int) metaOffset, base + end));
+            readPoolChain((int) cpOffset, end);
+        } else {
+            // Cut short or never finished: find whatever metadata and pools were written before the cut.
+            file.warnings.add(size > available
+                    ? "file is cut short: chunk " + (file.chunks + 1) + " has " + available + " of " + size + " bytes; reporting what was read"
+                    : "chunk " + (file.chunks + 1) + " was not finished by its writer; reporting what was read");
+            salvage(end);
+        }
+        file.chunks++;
+        file.startNanos = Math.min(file.startNanos, startNanos);
+        file.endNanos = Math.max(file.endNanos, startNanos + Math.max(0, durationNanos));
+        if (meta.byName.keySet().stream().anyMatch(n -> n.startsWith("profiler."))) {
+            file.producers.add("async-profiler");
+        } else {
+            file.producers.add("JDK");
+        }
+        readEvents(end, complete);
+        return size;
+    }
+
+    private void readPoolChain(int cpOffset, int end) throws JfrFormatException {
+        int offset = cpOffset;
+        // Each pool event names the previous one by a negative delta; bound the walk by the chunk size too.
+        for (int guard = 0; guard < end; guard++) {
+            long delta = readPool(offset, end);
+            if (delta == 0) return;
+            long next = offset + delta;
+            if (delta > 0 || next < HEADER_SIZE) throw new JfrFormatException("corrupt constant pool chain");
+            offset = (int) next;
+        }
+    }
+
+    /** Reads one constant-pool event at {@code offset}; returns its delta to the previous one. */
+    private long readPool(int offset, int end) throws JfrFormatException {
+        Cursor c = new Cursor(buf, base + offset, base + end);
+        int size = c.varint();
+        if (size <= 0 || size > end - offset) throw new JfrFormatException("corrupt constant pool event");
+        c.limit = base + offset + size;
+        long type = c.varlong();
+        if (type != 1) throw new JfrFormatException("constant pool expected, found event type " + type);
+        c.varlong();
+        c.varlong();
+        long delta = c.varlong();
+        c.varlong(); // flush flag
+        int poolCount = c.count(1);
+        for (int p = 0; p < poolCount; p++) {
+            long typeId = c.varlong();
+            JfrType t = meta.byId.get(typeId);
+            if (t == null) throw new JfrFormatException("constant pool of unknown type " + typeId);
+            int n = c.count(1);
+            LongIntMap positions = KEPT.contains(t.name) ? pools.computeIfAbsent(typeId, k -> new LongIntMap()) : null;
+            for (int i = 0; i < n; i++) {
+                long key = c.varlong();
+                if (positions != null) positions.put(key, c.pos);
+                Values.skipOne(c, t, false, 0);
+            }
+        }
+        return delta;
+    }
+
+    /** Linear scan of an incomplete chunk for its metadata and constant pools. */
+    private void salvage(int end) throws JfrFormatException {
+        int pos = HEADER_SIZE;
+        int metaPos = -1;
+        List<Integer> poolPositions = new ArrayList<>();
+        while (end - pos > 1) {
+            Cursor c = new Cursor(buf, base + pos, base + end);
+            int size;
+            long type;
+            try {
+                size = c.varint();
+                type = c.varlong();
+            } catch (JfrFormatException e) {
+                break;
+            }
+            if (size <= 0 || size > end - pos) break;
+            if (type == 0) metaPos = pos;
+            if (type == 1) poolPositions.add(pos);
+            pos += size;
+        }
+        if (metaPos < 0) {
+            throw new JfrFormatException("file is cut short before the recording's metadata: nothing can be read");
+        }
+        meta = Metadata.read(new Cursor(buf, base + metaPos, base + end));
+        for (int p : poolPositions) {
+            try {
+                readPool(p, end);
+            } catch (JfrFormatException e) {
+                file.warnings.add("a constant pool was damaged: " + e.getMessage());
+            }
+        }
+    }
+
+    // ---- events ----
+
+    private enum Role { SAMPLE, MONITOR, PARK, IO, SPAN, SETTING }
+
+    /** How to read one event type: which fields matter and where they are. */
+    private static final class Plan {
+        final JfrType type;
+        final Role role;
+        final int fStart, fDuration, fThread, fStack, fState, fSamples;
+        final int fClass, fOwner, fAddress, fTarget, fBytes, fName, fValue;
+        final int fOp, fRole, fTopic, fPartition, fOpDuration;
+        final boolean nativeSample;
+        final long[] vals;
+        final Object[] objs;
+
+        Plan(JfrType t, Role role) {
+            this.type = t;
+            this.role = role;
+            fStart = t.field("startTime");
+            fDuration = t.field("duration");
+            int sampled = t.field("sampledThread");
+            fThread = sampled >= 0 ? sampled : t.field("eventThread");
+            fStack = t.field("stackTrace");
+            fState = t.field("state");
+            fSamples = t.field("samples");
+            fClass = t.field(role == Role.PARK ? "parkedClass" : "monitorClass");
+            fOwner = t.field("previousOwner");
+            fAddress = t.field("address");
+            int path = t.field("path");
+            fTarget = path >= 0 ? path : t.field("host");
+            int bytes = t.field("bytesWritten");
+            if (bytes < 0) bytes = t.field("bytesRead");
+            fBytes = bytes >= 0 ? bytes : t.field("bytes");
+            fName = t.field("name");
+            fValue = t.field("value");
+            fOp = t.field("op");
+            fRole = t.field("threadRole");
+            fTopic = t.field("topic");
+            fPartition = t.field("partition");
+            fOpDuration = t.field("opDuration");
+            nativeSample = t.name.equals("jdk.NativeMethodSample");
+            vals = new long[t.fields.length];
+            objs = new Object[t.fields.length];
+        }
+    }
+
+    private Plan planFor(JfrType t) {
+        if (t.name == null) return null;
+        switch (t.name) {
+            case "jdk.ExecutionSample":
+            case "jdk.NativeMethodSample":
+            case "profiler.WallClockSample":
+                return new Plan(t, Role.SAMPLE);
+            case "jdk.JavaMonitorEnter":
+                return new Plan(t, Role.MONITOR);
+            case "jdk.ThreadPark":
+                return new Plan(t, Role.PARK);
+            case "jdk.FileRead":
+            case "jdk.FileWrite":
+            case "jdk.FileForce":
+            case "jdk.SocketRead":
+            case "jdk.SocketWrite":
+                return new Plan(t, Role.IO);
+            case "jdk.ActiveSetting":
+                return new Plan(t, Role.SETTING);
+            default:
+                return t.name.startsWith("stallscope.") ? new Plan(t, Role.SPAN) : null;
+        }
+    }
+
+    private void readEvents(int end, boolean complete) throws JfrFormatException {
+        Map<Long, Plan> plans = new HashMap<>();
+        Map<Long, long[]> counts = new HashMap<>();
+        for (JfrType t : meta.byId.values()) {
+            Plan p = planFor(t);
+            if (p != null) plans.put(t.id, p);
+        }
+        // Small type ids (all producers use them) go through an array rather than a map.
+        Plan[] fast = new Plan[1024];
+        long[][] fastCounts = new long[1024][];
+        plans.forEach((id, p) -> {
+            if (id >= 0 && id < fast.length) fast[(int) (long) id] = p;
+        });
+        Cursor c = new Cursor(buf, 0, 0);
+        int pos = HEADER_SIZE;
+        while (pos < end) {
+            c.pos = base + pos;
+            c.limit = base + end;
+            int size;
+            long type;
+            try {
+                size = c.varint();
+                if (size <= 0 || size > end - pos) throw new JfrFormatException("bad event size " + size);
+                c.limit = base + pos + size;
+                type = c.varlong();
+            } catch (JfrFormatException e) {
+                if (complete) throw new JfrFormatException("corrupt event at offset " + pos + ": " + e.getMessage());
+                file.warnings.add("stopped at a damaged or cut-off event at chunk offset " + pos);
+                break;
+            }
+            long[] cnt;
+            if (type >= 0 && type < fast.length) {
+                cnt = fastCounts[(int) type];
+                if (cnt == null) cnt = fastCounts[(int) type] = new long[1];
+            } else {
+                cnt = counts.computeIfAbsent(type, k -> new long[1]);
+            }
+            cnt[0]++;
+            Plan p = type >= 0 && type < fast.length ? fast[(int) type] : plans.get(type);
+            if (p != null) {
+                try {
+                    decode(c, p);
+                    handle(p);
+                } catch (JfrFormatException e) {
+                    if (complete) {
+                        throw new JfrFormatException("unreadable " + p.type.name + " event at offset " + pos
+                                + " (layout does not match its metadata: " + e.getMessage() + ")");
+                    }
+                    file.warnings.add("stopped at a damaged " + p.type.name + " event at chunk offset " + pos);
+                    break;
+                }
+            }
+            pos += size;
+        }
+        for (int i = 0; i < fastCounts.length; i++) {
+            if (fastCounts[i] != null) counts.put((long) i, fastCounts[i]);
+        }
+        counts.forEach((id, n) -> {
+            if (id <= 1) return; // metadata and constant pools are not events
+            JfrType t = meta.byId.get(id);
+            String name = t == null ? "unknown type " + id : t.name;
+            file.eventCounts.merge(name, n[0], Long::sum);
+        });
+    }
+
+    private void decode(Cursor c, Plan p) throws JfrFormatException {
+        JfrType.JfrField[] fields = p.type.fields;
+        for (int i = 0; i < fields.length; i++) {
+            JfrType.JfrField f = fields[i];
+            if (f.array) {
+                Values.skip(c, f, 0);
+                p.objs[i] = null;
+            } else if (f.constantPool) {
+                p.vals[i] = c.varlong();
+            } else {
+                switch (f.type.kind) {
+                    case VARINT:
+                        p.vals[i] = c.varlong();
+                        break;
+                    case BOOLEAN:
+                    case BYTE:
+                        p.vals[i] = c.u1();
+                        break;
+                    case STRING:
+                        p.objs[i] = c.string();
+                        break;
+                    default:
+                        p.objs[i] = Values.readOne(c, f.type, false, 0);
+                }
+            }
+        }
+    }
+
+    private long nanos(long ticks) {
+        return startNanos + (long) ((ticks - startTicks) * nanosPerTick);
+    }
+
+    private long span(Plan p, int field) {
+        if (field < 0) return 0;
+        long v = p.vals[field];
+        String unit = p.type.fields[field].timespanUnit;
+        if (unit == null || unit.equals("TICKS")) return (long) (v * nanosPerTick);
+        switch (unit) {
+            case "MICROSECONDS":
+                return v * 1_000L;
+            case "MILLISECONDS":
+                return v * 1_000_000L;
+            case "SECONDS":
+                return v * 1_000_000_000L;
+            default:
+                return v;
+        }
+    }
+
+    private void handle(Plan p) throws JfrFormatException {
+        long start = p.fStart >= 0 ? nanos(p.vals[p.fStart]) : startNanos;
+        switch (p.role) {
+            case SAMPLE: {
+                int thread = thread(p, p.fThread);
+                if (thread < 0) return;
+                State st = p.nativeSample ? State.NATIVE : p.fState >= 0 ? state(p.vals[p.fState]) : State.UNKNOWN;
+                int weight = p.fSamples >= 0 ? (int) Math.max(1, Math.min(p.vals[p.fSamples], 1_000_000)) : 1;
+                rec.samples.add(start, thread, stack(p), st, weight);
+                return;
+            }
+            case MONITOR:
+            case PARK: {
+                long dur = span(p, p.fDuration);
+                int owner = p.fOwner >= 0 ? thread(p, p.fOwner) : -1;
+                String cls = p.fClass >= 0 ? className(p.vals[p.fClass]) : null;
+                long address = p.fAddress >= 0 ? p.vals[p.fAddress] : 0;
+                rec.locks.add(new LockEvent(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
+                        start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner));
+                return;
+            }
+            case IO: {
+                long dur = span(p, p.fDuration);
+                String target = p.fTarget >= 0 ? str(p.objs[p.fTarget]) : null;
+                long bytes = p.fBytes >= 0 ? p.vals[p.fBytes] : 0;
+                String type = p.type.name.substring(p.type.name.indexOf('.') + 1);
+                rec.io.add(new IoEvent(type, start, start + dur, thread(p, p.fThread), stack(p), target, bytes));
+                return;
+            }
+            case SPAN: {
+                // Committed at the end of the operation: the span is [startTime - opDuration, startTime],
+                // unless the event carries an ordinary JFR duration.
+                long dur = p.fDuration >= 0 ? span(p, p.fDuration) : 0;
+                long begin = start;
+                long end = start + dur;
+                if (dur == 0 && p.fOpDuration >= 0) {
+                    begin = start - span(p, p.fOpDuration);
+                    end = start;
+                }
+                rec.spans.add(new Span(p.type.name, begin, end, thread(p, p.fThread), strField(p, p.fOp),
+                        strField(p, p.fRole), strField(p, p.fTopic),
+                        p.fPartition >= 0 ? (int) p.vals[p.fPartition] : -1, p.fBytes >= 0 ? p.vals[p.fBytes] : 0));
+                return;
+            }
+            case SETTING: {
+                String name = p.fName >= 0 ? str(p.objs[p.fName]) : null;
+                String value = p.fValue >= 0 ? str(p.objs[p.fValue]) : null;
+                // async-profiler writes its sampling interval as a setting ("wall" or "interval", in ns).
+                if (value != null && ("wall".equals(name) || "interval".equals(name))) {
+                    try {
+                        long v = Long.parseLong(value.trim());
+                        if (v > 0 && (file.sampleIntervalNanos == 0 || "wall".equals(name))) file.sampleIntervalNanos = v;
+                    } catch (NumberFormatException ignored) {
+                        // Not a number of nanoseconds ("20 ms" in JDK settings): the interval is estimated later.
+                    }
+                }
+                return;
+            }
+            default:
+        }
+    }
+
+    private String strField(Plan p, int f) {
+        if (f < 0) return null;
+        JfrType.JfrField field = p.type.fields[f];
+        if (field.constantPool) {
+            Object v = lookup("java.lang.String", p.vals[f]);
+            return v instanceof String s ? s : null;
+        }
+        return str(p.objs[f]);
+    }
+
+    // ---- constant-pool lookups, decoded from the recorded position on first use ----
+
+    private Object lookup(String typeName, long key) {
+        JfrType t = meta.byName.get(typeName);
+        if (t == null) return null;
+        LongIntMap positions = pools.get(t.id);
+        if (positions == null) return null;
+        int at = positions.get(key, -1);
+        if (at < 0) return null;
+        try {
+            return Values.readOne(new Cursor(buf, at, base + available), t, false, 0);
+        } catch (JfrFormatException e) {
+            return null;
+        }
+    }
+
+    private static Object get(Object struct, JfrType t, String field) {
+        if (!(struct instanceof Object[] a) || t == null) return null;
+        int i = t.field(field);
+        return i >= 0 && i < a.length ? a[i] : null;
+    }
+
+    private String str(Object o) {
+        if (o instanceof String s) return s;
+        if (o instanceof Cursor.PoolString ps) {
+            Object v = lookup("java.lang.String", ps.key());
+            return v instanceof String s ? s : null;
+        }
+        return null;
+    }
+
+    private String symbol(Object key) {
+        if (!(key instanceof Long k)) return null;
+        Object sym = lookup("jdk.types.Symbol", k);
+        return str(get(sym, meta.byName.get("jdk.types.Symbol"), "string"));
+    }
+
+    private String className(long key) {
+        Object cls = lookup("java.lang.Class", key);
+        String name = symbol(get(cls, meta.byName.get("java.lang.Class"), "name"));
+        return name == null ? null : name.replace('/', '.');
+    }
+
+    private State state(long key) {
+        State s = states.get(key);
+        if (s == null) {
+            Object v = lookup("jdk.types.ThreadState", key);
+            s = State.fromName(str(get(v, meta.byName.get("jdk.types.ThreadState"), "name")));
+            states.put(key, s);
+        }
+        return s;
+    }
+
+    private int thread(Plan p, int field) {
+        if (field < 0) return -1;
+        long key = p.vals[field];
+        if (key == 0) return -1;
+        int id = threadIds.get(key, Integer.MIN_VALUE);
+        if (id != Integer.MIN_VALUE) return id;
+        JfrType tt = meta.byName.get("java.lang.Thread");
+        Object v = lookup("java.lang.Thread", key);
+        if (v == null) {
+            id = rec.thread(file.index, "thread-" + key, 0, key);
+        } else {
+            String javaName = str(get(v, tt, "javaName"));
+            String osName = str(get(v, tt, "osName"));
+            long javaId = Values.asLong(get(v, tt, "javaThreadId"));
+            long osId = Values.asLong(get(v, tt, "osThreadId"));
+            id = rec.thread(file.index, javaName != null && !javaName.isEmpty() ? javaName : osName, javaId, osId);
+        }
+        threadIds.put(key, id);
+        return id;
+    }
+
+    private int stack(Plan p) {
+        if (p.fStack < 0) return 0;
+        long key = p.vals[p.fStack];
+        int id = stackIds.get(key, -1);
+        if (id >= 0) return id;
+        JfrType st = meta.byName.get("jdk.types.StackTrace");
+        Object v = lookup("jdk.types.StackTrace", key);
+        Object frames = get(v, st, "frames");
+        int[] ids = new int[0];
+        if (frames instanceof Object[] fa && st != null) {
+            JfrType ft = st.fields[st.field("frames")].type;
+            ids = new int[fa.length];
+            int n = 0;
+            for (Object f : fa) {
+                Object m = get(f, ft, "method");
+                if (!(m instanceof Long mk)) continue;
+                int line = (int) Values.asLong(get(f, ft, "lineNumber"));
+                String name = methodName(mk);
+                boolean java = methodJava.getOrDefault(mk, true) && !nativeFrameType(get(f, ft, "type"));
+                ids[n++] = rec.frames.intern(name, line, java);
+            }
+            ids = java.util.Arrays.copyOf(ids, n);
+        }
+        id = rec.stacks.intern(ids);
+        stackIds.put(key, id);
+        return id;
+    }
+
+    private final Map<Long, Boolean> nativeTypes = new HashMap<>();
+
+    /** async-profiler marks C, C++ and kernel frames by frame type; those are not Java methods. */
+    private boolean nativeFrameType(Object key) {
+        if (!(key instanceof Long k)) return false;
+        return nativeTypes.computeIfAbsent(k, kk -> {
+            Object v = lookup("jdk.types.FrameType", kk);
+            String d = str(get(v, meta.byName.get("jdk.types.FrameType"), "description"));
+            return d != null && (d.equals("C++") || d.equals("Kernel") || d.equals("C"));
+        });
+    }
+
+    private String methodName(long key) {
+        String name = methodNames.get(key);
+        if (name != null) return name;
+        JfrType mt = meta.byName.get("jdk.types.Method");
+        Object m = lookup("jdk.types.Method", key);
+        String method = symbol(get(m, mt, "name"));
+        Object typeKey = get(m, mt, "type");
+        String cls = typeKey instanceof Long k ? className(k) : null;
+        String desc = symbol(get(m, mt, "descriptor"));
+        // async-profiler writes native symbols as methods whose "class" is the library (or empty) and
+        // that have no descriptor; Java methods always have one.
+        boolean java = desc != null && desc.startsWith("(");
+        if (method == null) method = "unknown";
+        name = java && cls != null && !cls.isEmpty() ? cls + '.' + method : method;
+        methodNames.put(key, name);
+        methodJava.put(key, java);
+        return name;
+    }
+}

@@ -1,0 +1,151 @@
+package io.stallscope.analyzer.read;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads JFR's variable-length encodings from a buffer, never past {@code limit}.
+ * Every read is bounds-checked so that corrupt input ends in a {@link JfrFormatException}, not an
+ * exception from deep inside the JDK or a loop over garbage.
+ */
+final class Cursor {
+    final ByteBuffer buf;
+    int pos;
+    int limit;
+
+    Cursor(ByteBuffer buf, int pos, int limit) {
+        this.buf = buf;
+        this.pos = pos;
+        this.limit = limit;
+    }
+
+    static JfrFormatException corrupt(String what) {
+        return new JfrFormatException(what);
+    }
+
+    int remaining() {
+        return limit - pos;
+    }
+
+    byte u1() throws JfrFormatException {
+        if (pos >= limit) throw corrupt("unexpected end of data");
+        return buf.get(pos++);
+    }
+
+    long varlong() throws JfrFormatException {
+        // Fast path: the whole 9-byte maximum is in range, so no per-byte bound check.
+        if (limit - pos >= 9) {
+            long result = 0;
+            for (int shift = 0; shift < 56; shift += 7) {
+                byte b = buf.get(pos++);
+                result |= (long) (b & 0x7f) << shift;
+                if (b >= 0) return result;
+            }
+            return result | (long) (buf.get(pos++) & 0xff) << 56;
+        }
+        long result = 0;
+        for (int shift = 0; shift < 56; shift += 7) {
+            byte b = u1();
+            result |= (long) (b & 0x7f) << shift;
+            if (b >= 0) return result;
+        }
+        return result | (long) (u1() & 0xff) << 56;
+    }
+
+    int varint() throws JfrFormatException {
+        return (int) varlong();
+    }
+
+    /** A count of following items, each at least {@code minBytes} long: rejects counts the data cannot hold. */
+    int count(int minBytes) throws JfrFormatException {
+        long n = varlong();
+        // Elements that take no bytes get a fixed cap, so that no loop runs for long over garbage.
+        long max = minBytes > 0 ? (long) remaining() / minBytes : 1 << 20;
+        if (n < 0 || n > max) {
+            throw corrupt("implausible count " + n);
+        }
+        return (int) n;
+    }
+
+    float f4() throws JfrFormatException {
+        need(4);
+        float f = buf.getFloat(pos);
+        pos += 4;
+        return f;
+    }
+
+    double f8() throws JfrFormatException {
+        need(8);
+        double d = buf.getDouble(pos);
+        pos += 8;
+        return d;
+    }
+
+    void skip(int n) throws JfrFormatException {
+        need(n);
+        pos += n;
+    }
+
+    private void need(int n) throws JfrFormatException {
+        if (n < 0 || limit - pos < n) throw corrupt("unexpected end of data");
+    }
+
+    /**
+     * A string in any of JFR's encodings. A reference into the chunk's string pool (encoding 2) comes back
+     * as a {@link PoolString} because the pool may be read after the value that refers to it.
+     */
+    Object string() throws JfrFormatException {
+        byte enc = u1();
+        switch (enc) {
+            case 0:
+                return null;
+            case 1:
+                return "";
+            case 2:
+                return new PoolString(varlong());
+            case 3:
+            case 5: {
+                int len = count(1);
+                byte[] bytes = new byte[len];
+                buf.get(pos, bytes);
+                pos += len;
+                return new String(bytes, enc == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+            }
+            case 4: {
+                int len = count(1);
+                char[] chars = new char[len];
+                for (int i = 0; i < len; i++) chars[i] = (char) varint();
+                return new String(chars);
+            }
+            default:
+                throw corrupt("invalid string encoding " + enc);
+        }
+    }
+
+    void skipString() throws JfrFormatException {
+        byte enc = u1();
+        switch (enc) {
+            case 0:
+            case 1:
+                return;
+            case 2:
+                varlong();
+                return;
+            case 3:
+            case 5:
+                skip(count(1));
+                return;
+            case 4: {
+                int len = count(1);
+                for (int i = 0; i < len; i++) varlong();
+                return;
+            }
+            default:
+                throw corrupt("invalid string encoding " + enc);
+        }
+    }
+
+    /** A string-pool reference not yet resolved. */
+    record PoolString(long key) {
+    }
+}

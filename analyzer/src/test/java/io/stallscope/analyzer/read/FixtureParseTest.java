@@ -1,0 +1,96 @@
+package io.stallscope.analyzer.read;
+
+import io.stallscope.analyzer.Fixtures;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.SourceFile;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import one.jfr.JfrReader;
+import one.jfr.event.ExecutionSample;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Every shared public recording parses, with event counts that agree with two independent parsers. */
+class FixtureParseTest {
+
+    static List<Path> recordings() throws IOException {
+        return Fixtures.recordings().stream().filter(p -> !p.getFileName().toString().equals("invalid.jfr")).toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("recordings")
+    void countsAgreeWithTheJdkParser(Path file) throws IOException {
+        Recording rec = new Recording();
+        SourceFile f = JfrFileReader.read(file, rec, null);
+        Map<String, Long> jdk = jdkCounts(file);
+        assertThat(jdk).isNotEmpty();
+        assertThat(f.eventCounts).isEqualTo(jdk);
+        assertThat(f.warnings).isEmpty();
+        assertThat(rec.threads).isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("recordings")
+    void samplesAgreeWithAsyncProfilersParser(Path file) throws IOException {
+        Recording rec = new Recording();
+        JfrFileReader.read(file, rec, null);
+        long weight = 0;
+        for (int i = 0; i < rec.samples.size(); i++) weight += rec.samples.weight(i);
+        long events = 0;
+        long samples = 0;
+        // A mapped buffer: opened by path, JfrReader re-reads JDK files many times over.
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r");
+             FileChannel ch = raf.getChannel()) {
+            ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+            JfrReader jr = new JfrReader(buf);
+            for (ExecutionSample e; (e = jr.readEvent(ExecutionSample.class)) != null; ) {
+                events++;
+                samples += e.samples;
+            }
+        }
+        assertThat(rec.samples.size()).isEqualTo(events);
+        assertThat(weight).isEqualTo(samples);
+        assertThat(events).isPositive();
+    }
+
+    @Test
+    void sampledStacksResolveToNamedFrames() throws IOException {
+        Recording rec = new Recording();
+        JfrFileReader.read(Fixtures.file("async-profiler-4.0-wall.jfr"), rec, null);
+        assertThat(rec.stacks.size()).isGreaterThan(10);
+        assertThat(rec.frames.size()).isGreaterThan(10);
+        long javaFrames = java.util.stream.IntStream.range(0, rec.frames.size()).filter(rec.frames::isJava).count();
+        assertThat(javaFrames).isPositive();
+        assertThat(rec.threads).allSatisfy(t -> assertThat(t.name()).isNotBlank());
+    }
+
+    @Test
+    void invalidFixtureFailsCleanly() {
+        assertThatThrownBy(() -> JfrFileReader.read(Fixtures.file("invalid.jfr"), new Recording(), null))
+                .isInstanceOf(JfrFormatException.class);
+    }
+
+    static Map<String, Long> jdkCounts(Path file) throws IOException {
+        Map<String, Long> counts = new TreeMap<>();
+        try (RecordingFile rf = new RecordingFile(file)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                counts.merge(e.getEventType().getName(), 1L, Long::sum);
+            }
+        }
+        return counts;
+    }
+}
