@@ -1,0 +1,26 @@
+package io.stallscope.agent.instrument;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/** Every instrumentation point, in op order. */
+public final class Points {
+    private Points() {
+    }
+
+    public static List<InstrumentationPoint> all() {
+        return Collections.unmodifiableList(Arrays.asList(
+            new SegmentFlushPoint(),
+            new RecordsAppendPoint(),
+            new IndexResizePoint(),
+            new TransferToPoint(),
+            new LogRollPoint(),
+            new SnapshotTakePoint(),
+            new SnapshotWritePoint(),
+            new SnapshotFlushPoint(),
+            new SegmentInactivePoint(),
+            new SegmentReadPoint(),
+            new TlsTransferPoint()));
+    }
+}

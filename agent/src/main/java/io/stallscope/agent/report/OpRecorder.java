@@ -1,0 +1,108 @@
+package io.stallscope.agent.report;
+
+import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.bootstrap.OpSink;
+import io.stallscope.agent.bootstrap.ThreadState;
+import io.stallscope.agent.config.AgentOptions;
+import io.stallscope.agent.model.LogPaths;
+import io.stallscope.agent.model.SubjectPaths;
+import io.stallscope.agent.model.ThreadRole;
+import io.stallscope.agent.model.ThreadRoles;
+import io.stallscope.agent.model.TopicPartition;
+import io.stallscope.agent.report.jfr.OpEvent;
+import io.stallscope.agent.report.jfr.OpEvents;
+
+/**
+ * The sink every timed op reaches: histograms always; the topic-partition, slow-op line and JFR
+ * event only for ops over their thresholds (or with topic labels on), so the common path does no
+ * reflection, no allocation and no string work.
+ */
+public final class OpRecorder implements OpSink {
+    private final OpMetrics metrics;
+    private final ThreadRoles roles;
+    private final SlowOpLog slowLog;
+    private final long[] slowThreshold = new long[Op.COUNT];
+    private final long[] jfrThreshold = new long[Op.COUNT];
+    private final long detailThreshold;
+    private final NoopFlushDetector noopFlushes = new NoopFlushDetector();
+    private final BrokerLog log;
+    private volatile boolean adviceFailureLogged;
+
+    public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr) {
+        this.metrics = metrics;
+        this.roles = roles;
+        this.log = log;
+        this.slowLog = new SlowOpLog(log, options.slowLogPerMinute());
+        long detail = Long.MAX_VALUE;
+        for (int op = 0; op < Op.COUNT; op++) {
+            slowThreshold[op] = options.slowThresholdNanos(op);
+            jfrThreshold[op] = jfr ? options.jfrThresholdNanos(op) : Long.MAX_VALUE;
+            detail = Math.min(detail, Math.min(slowThreshold[op], jfrThreshold[op]));
+        }
+        this.detailThreshold = detail;
+    }
+
+    @Override
+    public void record(int op, long startNanos, long durationNanos, Object subject, long bytes,
+                       Throwable thrown, ThreadState state) {
+        String threadName = Thread.currentThread().getName();
+        int role = roleOf(state, threadName);
+        metrics.record(op, role, durationNanos, bytes, thrown != null);
+        if (op == Op.SEGMENT_FLUSH && thrown == null && noopFlushes.isNoop(subject)) {
+            metrics.noopFlush(role);
+        }
+        if (durationNanos < detailThreshold && !metrics.topicLabels()) {
+            return;
+        }
+        String path = SubjectPaths.pathOf(subject);
+        TopicPartition tp = LogPaths.topicPartition(path);
+        if (metrics.topicLabels()) {
+            metrics.recordTopic(op, role, tp, durationNanos);
+        }
+        if (durationNanos >= slowThreshold[op]) {
+            metrics.slow(op, role);
+            slowLog.slow(op, durationNanos, threadName, ThreadRole.of(role), tp, bytes, path, thrown);
+        }
+        if (durationNanos >= jfrThreshold[op]) {
+            emitJfr(op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown);
+        }
+    }
+
+    private int roleOf(ThreadState state, String threadName) {
+        if (state.roleName != threadName) { // by reference: thread names rarely change
+            state.role = roles.classify(threadName).ordinal();
+            state.roleName = threadName;
+        }
+        return state.role;
+    }
+
+    private static void emitJfr(int op, long durationNanos, ThreadRole role, TopicPartition tp, long bytes,
+                                String path, Throwable thrown) {
+        OpEvent event = OpEvents.create(op);
+        if (!event.isEnabled()) {
+            return;
+        }
+        event.op = Op.name(op);
+        event.opDuration = durationNanos;
+        event.threadRole = role.label();
+        if (tp != null) {
+            event.topic = tp.topic();
+            event.partition = tp.partition();
+        }
+        event.bytes = bytes;
+        event.path = path;
+        event.failed = thrown != null;
+        event.commit();
+    }
+
+    @Override
+    public void adviceFailed(int op, Throwable error) {
+        metrics.adviceFailed(op);
+        if (!adviceFailureLogged) {
+            adviceFailureLogged = true;
+            log.error("an exception inside the agent's advice for op " + Op.name(op) + " was suppressed ("
+                + error + "); the broker is unaffected, further ones are only counted in "
+                + "stallscope_advice_errors_total");
+        }
+    }
+}

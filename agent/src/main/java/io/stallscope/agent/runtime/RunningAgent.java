@@ -1,0 +1,138 @@
+package io.stallscope.agent.runtime;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.stallscope.agent.bootstrap.Hooks;
+import io.stallscope.agent.config.AgentOptions;
+import io.stallscope.agent.instrument.InstrumentationPoint;
+import io.stallscope.agent.instrument.Instrumenter;
+import io.stallscope.agent.instrument.PlanResolver;
+import io.stallscope.agent.instrument.PointPlan;
+import io.stallscope.agent.instrument.Points;
+import io.stallscope.agent.model.ThreadRoles;
+import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.report.JmxExporter;
+import io.stallscope.agent.report.OpMetrics;
+import io.stallscope.agent.report.OpRecorder;
+import io.stallscope.agent.report.PrometheusEndpoint;
+import net.bytebuddy.pool.TypePool;
+
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The agent while active: its transformer, metrics and endpoints. This class names the bootstrap
+ * hook classes, so it is loaded only after they were put on the bootstrap class path.
+ */
+final class RunningAgent {
+    private final Instrumenter instrumenter;
+    private final PrometheusEndpoint endpoint;
+    private final JmxExporter jmx;
+    private final BrokerLog log;
+    private final String startupLine;
+
+    private RunningAgent(Instrumenter instrumenter, PrometheusEndpoint endpoint, JmxExporter jmx, BrokerLog log,
+                         String startupLine) {
+        this.instrumenter = instrumenter;
+        this.endpoint = endpoint;
+        this.jmx = jmx;
+        this.log = log;
+        this.startupLine = startupLine;
+    }
+
+    String startupLine() {
+        return startupLine;
+    }
+
+    static RunningAgent create(AgentOptions options, Instrumentation inst, String how, BrokerLog log,
+                               String bootstrapProblem) {
+        List<String> problems = new ArrayList<>();
+        if (bootstrapProblem != null) {
+            problems.add("bootstrap class path not usable: " + bootstrapProblem);
+        }
+        boolean jfr = options.jfr() && Environment.jfrAvailable();
+        if (options.jfr() && !jfr) {
+            problems.add("no jdk.jfr module in this JVM: JFR events off");
+        }
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        OpMetrics metrics = new OpMetrics(registry, options.topicLabels(), options.topicLabelsMax());
+        List<String> controllerListeners = options.controllerListeners();
+        if (controllerListeners == null) {
+            controllerListeners = Environment.controllerListenersFromServerProperties();
+        }
+        ThreadRoles roles = new ThreadRoles(controllerListeners == null
+            ? Collections.singletonList("CONTROLLER") : controllerListeners);
+
+        List<PointPlan> plans = plan(options, bootstrapProblem);
+        Hooks.install(new OpRecorder(metrics, roles, options, log, jfr));
+        Instrumenter instrumenter = new Instrumenter(inst, log);
+        instrumenter.install(plans);
+
+        List<String> services = new ArrayList<>();
+        PrometheusEndpoint endpoint = null;
+        if (options.prometheus().enabled()) {
+            try {
+                endpoint = new PrometheusEndpoint(options.prometheus(), registry);
+                services.add("prometheus on http://" + endpoint.address() + "/metrics");
+            } catch (Exception e) {
+                problems.add("prometheus endpoint " + options.prometheus() + " not served (" + e
+                    + "); metrics stay in JMX");
+            }
+        } else {
+            services.add("prometheus off");
+        }
+        JmxExporter jmx = null;
+        if (options.jmx()) {
+            try {
+                jmx = new JmxExporter(metrics);
+                services.add("jmx io.stallscope:type=OpStats");
+            } catch (Exception e) {
+                problems.add("jmx not registered (" + e + ")");
+            }
+        }
+        services.add(jfr ? "jfr events from " + millis(options.jfrThresholdNanos(0)) : "jfr events off");
+        services.add("slow-op log from " + millis(options.slowThresholdNanos(0)));
+        services.add("controller listeners " + roles.controllerListeners());
+        String line = StartupReport.line("active (" + how + ")", plans, services, problems);
+        log.info(line);
+        return new RunningAgent(instrumenter, endpoint, jmx, log, line);
+    }
+
+    private static String millis(long nanos) {
+        return (nanos / 1_000_000.0) + " ms";
+    }
+
+    private static List<PointPlan> plan(AgentOptions options, String bootstrapProblem) {
+        PlanResolver resolver = new PlanResolver(TypePool.Default.ofSystemLoader());
+        List<PointPlan> plans = new ArrayList<>();
+        for (InstrumentationPoint point : Points.all()) {
+            if (!options.opEnabled(point.op())) {
+                plans.add(PlanResolver.disabled(point, "not in ops="));
+            } else if (point.inJdk() && bootstrapProblem != null) {
+                plans.add(PlanResolver.disabled(point, "needs the bootstrap class path"));
+            } else {
+                plans.add(resolver.resolve(point));
+            }
+        }
+        return plans;
+    }
+
+    /** Undoes everything; returns the line that says so. */
+    String stop() {
+        Hooks.install(null);
+        int restored = instrumenter.transformed().size();
+        boolean reset = instrumenter.reset();
+        if (endpoint != null) {
+            endpoint.close();
+        }
+        if (jmx != null) {
+            jmx.close();
+        }
+        String message = "detached: " + (reset ? "restored the original code of " + restored + " classes"
+            : "no classes had been rewritten") + ", metrics endpoint and MBeans removed";
+        log.info(message);
+        return message;
+    }
+}
