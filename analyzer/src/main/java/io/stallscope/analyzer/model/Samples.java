@@ -3,68 +3,119 @@ package io.stallscope.analyzer.model;
 import java.util.Arrays;
 
 /**
- * All samples, column by column in fixed-size blocks: a big recording holds tens of millions, and
- * objects or doubling arrays would not fit in a 1 GB heap.
+ * All samples, stored per thread in primitive columns: a big recording holds tens of millions, which as
+ * objects would not fit a 1 GB heap, and per-thread storage is what the analysis walks (a thread's
+ * timeline, a holder's stacks during a wait) without a separate index.
  */
 public final class Samples {
-    private static final int SHIFT = 16;
-    private static final int BLOCK = 1 << SHIFT;
-    private static final int MASK = BLOCK - 1;
+    private Lane[] lanes = new Lane[64];
+    private int total;
 
-    private long[][] time = new long[16][];
-    private int[][] thread = new int[16][];
-    private int[][] stack = new int[16][];
-    private byte[][] state = new byte[16][];
-    private int[][] weight = new int[16][];
-    private int size;
-
-    public void add(long timeNanos, int threadId, int stackId, State st, int w) {
-        int b = size >>> SHIFT;
-        if (b == time.length) {
-            time = Arrays.copyOf(time, b * 2);
-            thread = Arrays.copyOf(thread, b * 2);
-            stack = Arrays.copyOf(stack, b * 2);
-            state = Arrays.copyOf(state, b * 2);
-            weight = Arrays.copyOf(weight, b * 2);
-        }
-        if (time[b] == null) {
-            time[b] = new long[BLOCK];
-            thread[b] = new int[BLOCK];
-            stack[b] = new int[BLOCK];
-            state[b] = new byte[BLOCK];
-            weight[b] = new int[BLOCK];
-        }
-        int i = size & MASK;
-        time[b][i] = timeNanos;
-        thread[b][i] = threadId;
-        stack[b][i] = stackId;
-        state[b][i] = (byte) st.ordinal();
-        weight[b][i] = w;
-        size++;
+    public void add(long timeNanos, int threadId, int stackId, State st, int weight) {
+        if (threadId >= lanes.length) lanes = Arrays.copyOf(lanes, Math.max(threadId + 1, lanes.length * 2));
+        Lane l = lanes[threadId];
+        if (l == null) l = lanes[threadId] = new Lane();
+        l.add(timeNanos, stackId, st, weight);
+        total++;
     }
 
     public int size() {
-        return size;
+        return total;
     }
 
-    public long time(int i) {
-        return time[i >>> SHIFT][i & MASK];
+    /** The samples of one thread, in time order once {@link #sort()} has run; never null. */
+    public Lane lane(int threadId) {
+        Lane l = threadId < lanes.length ? lanes[threadId] : null;
+        return l == null ? Lane.EMPTY : l;
     }
 
-    public int thread(int i) {
-        return thread[i >>> SHIFT][i & MASK];
+    public void sort() {
+        for (Lane l : lanes) {
+            if (l != null) l.sort();
+        }
     }
 
-    public int stack(int i) {
-        return stack[i >>> SHIFT][i & MASK];
-    }
+    /** One thread's samples. */
+    public static final class Lane {
+        static final Lane EMPTY = new Lane();
+        private long[] time = new long[16];
+        private int[] stack = new int[16];
+        private byte[] state = new byte[16];
+        private char[] weight = new char[16];
+        private int size;
+        private boolean sorted = true;
 
-    public State state(int i) {
-        return State.of(state[i >>> SHIFT][i & MASK]);
-    }
+        void add(long t, int s, State st, int w) {
+            if (size == time.length) {
+                int n = size * 2;
+                time = Arrays.copyOf(time, n);
+                stack = Arrays.copyOf(stack, n);
+                state = Arrays.copyOf(state, n);
+                weight = Arrays.copyOf(weight, n);
+            }
+            if (size > 0 && t < time[size - 1]) sorted = false;
+            time[size] = t;
+            stack[size] = s;
+            state[size] = (byte) st.ordinal();
+            weight[size] = (char) Math.min(w, Character.MAX_VALUE);
+            size++;
+        }
 
-    /** How many sampling ticks this sample stands for (async-profiler batches idle ticks into one event). */
-    public int weight(int i) {
-        return weight[i >>> SHIFT][i & MASK];
+        public int size() {
+            return size;
+        }
+
+        public long time(int i) {
+            return time[i];
+        }
+
+        public int stack(int i) {
+            return stack[i];
+        }
+
+        public State state(int i) {
+            return State.of(state[i]);
+        }
+
+        /** How many sampling ticks this sample stands for (async-profiler batches idle ticks into one event). */
+        public int weight(int i) {
+            return weight[i];
+        }
+
+        /** Index of the first sample at or after {@code t}. */
+        public int firstAtOrAfter(long t) {
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (time[mid] < t) lo = mid + 1;
+                else hi = mid;
+            }
+            return lo;
+        }
+
+        void sort() {
+            if (sorted) return;
+            // Out of order only where chunks overlap (jfrsync): sort an index by time, then permute the columns.
+            Integer[] order = new Integer[size];
+            for (int i = 0; i < size; i++) order[i] = i;
+            Arrays.sort(order, (a, b) -> Long.compare(time[a], time[b]));
+            long[] t2 = new long[size];
+            int[] s2 = new int[size];
+            byte[] st2 = new byte[size];
+            char[] w2 = new char[size];
+            for (int i = 0; i < size; i++) {
+                int o = order[i];
+                t2[i] = time[o];
+                s2[i] = stack[o];
+                st2[i] = state[o];
+                w2[i] = weight[o];
+            }
+            time = t2;
+            stack = s2;
+            state = st2;
+            weight = w2;
+            sorted = true;
+        }
     }
 }

@@ -557,7 +557,10 @@ final class ChunkReader {
         String desc = symbol(get(m, mt, "descriptor"));
         // async-profiler writes native symbols as methods whose "class" is the library (or empty) and
         // that have no descriptor; Java methods always have one.
-        boolean java = desc != null && desc.startsWith("(");
+        // async-profiler gives native symbols the descriptor "()L;" and the library as class; JDK native Java
+        // methods (FileDispatcherImpl.write0) have a real descriptor and count as Java.
+        boolean java = desc != null && desc.startsWith("(") && !desc.equals("()L;")
+                && (cls == null || !cls.matches(".*\\.so(\\.\\d+)*"));
         if (method == null) method = "unknown";
         name = java && cls != null && !cls.isEmpty() ? cls + '.' + method : method;
         methodNames.put(key, name);

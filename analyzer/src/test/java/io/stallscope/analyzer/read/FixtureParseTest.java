@@ -48,7 +48,7 @@ class FixtureParseTest {
         Recording rec = new Recording();
         JfrFileReader.read(file, rec, null);
         long weight = 0;
-        for (int i = 0; i < rec.samples.size(); i++) weight += rec.samples.weight(i);
+        for (var t : rec.threads) { var l = rec.samples.lane(t.id()); for (int i = 0; i < l.size(); i++) weight += l.weight(i); }
         long events = 0;
         long samples = 0;
         // A mapped buffer: opened by path, JfrReader re-reads JDK files many times over.

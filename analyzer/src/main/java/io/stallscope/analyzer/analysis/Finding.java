@@ -1,0 +1,15 @@
+package io.stallscope.analyzer.analysis;
+
+import java.util.List;
+
+/**
+ * A pattern operators hunt, with the evidence for it. {@code weightNanos} ranks findings: the stall time it
+ * explains.
+ */
+public record Finding(String kind, String summary, List<String> threads, List<String> evidence, long weightNanos) {
+    public static final String HOLDER_IN_FILE_IO = "holder-blocked-in-file-io";
+    public static final String NETWORK_THREAD_IO = "network-thread-blocked-in-file-io";
+    public static final String FSYNC_ON_PRODUCE = "fsync-on-produce-path";
+    public static final String INDEX_UNMAP_STORM = "index-resize-unmap-storm";
+    public static final String CONTENDED_LOCKS = "contended-locks";
+}

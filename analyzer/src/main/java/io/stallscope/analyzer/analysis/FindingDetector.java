@@ -1,0 +1,246 @@
+package io.stallscope.analyzer.analysis;
+
+import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Samples;
+import io.stallscope.analyzer.model.ThreadInfo;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Names the stall patterns operators hunt, each with its evidence, the one explaining most stall time first. */
+final class FindingDetector {
+    /** Fewer samples than this in a syscall is noise, not a pattern. */
+    private static final int MIN_SAMPLES = 2;
+
+    private final Analysis a;
+    private final Recording rec;
+
+    FindingDetector(Analysis a) {
+        this.a = a;
+        this.rec = a.recording();
+    }
+
+    List<Finding> detect() {
+        List<Finding> out = new ArrayList<>();
+        holdersInFileIo(out);
+        threadActivity(out);
+        ranking(out);
+        // The generic ranking goes last: the specific findings explain the same waits and say what to fix.
+        out.sort(Comparator.comparing((Finding f) -> f.kind().equals(Finding.CONTENDED_LOCKS))
+                .thenComparing(Comparator.comparingLong(Finding::weightNanos).reversed()).thenComparing(Finding::kind));
+        return out;
+    }
+
+    private static String ms(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+
+    /** A lock holder sitting in a storage call while others queue behind it: the classic broker stall. */
+    private void holdersInFileIo(List<Finding> out) {
+        for (Contention c : a.contentions()) {
+            Map<Integer, List<Wait>> byHolder = new LinkedHashMap<>();
+            for (Wait w : c.waits) {
+                if (w.holder != null && w.holder.op().storage()) {
+                    byHolder.computeIfAbsent(w.holder.thread(), k -> new ArrayList<>()).add(w);
+                }
+            }
+            if (byHolder.isEmpty()) continue;
+            // The holder behind the most waiting speaks for the lock; the others are listed as evidence.
+            List<Map.Entry<Integer, List<Wait>>> holders = new ArrayList<>(byHolder.entrySet());
+            holders.sort(Comparator.comparingLong((Map.Entry<Integer, List<Wait>> e) -> total(e.getValue())).reversed());
+            List<Wait> all = holders.stream().flatMap(e -> e.getValue().stream()).toList();
+            long total = total(all);
+            long longest = all.stream().mapToLong(Wait::duration).max().orElse(0);
+            Map<Integer, Long> waiters = new LinkedHashMap<>();
+            all.forEach(w -> waiters.merge(w.thread, w.duration(), Long::sum));
+            List<Wait> mainWaits = holders.get(0).getValue();
+            Holder h = mainWaits.stream().max(Comparator.comparingLong(Wait::duration)).orElseThrow().holder;
+            String holder = rec.threadName(h.thread());
+            String frame = topJavaFrame(h.stack());
+            String summary = String.format("%s held %s while blocked in %s(2)%s; %d thread%s waited %s in total behind holders in file I/O (longest %s)",
+                    holder, c.label, h.op().syscall, frame == null ? "" : " in " + frame, waiters.size(),
+                    waiters.size() == 1 ? "" : "s", ms(total), ms(longest));
+            List<String> threads = new ArrayList<>();
+            holders.forEach(e -> threads.add(rec.threadName(e.getKey())));
+            waiters.keySet().forEach(t -> {
+                String n = rec.threadName(t);
+                if (!threads.contains(n)) threads.add(n);
+            });
+            List<String> evidence = new ArrayList<>();
+            evidence.add("lock taken at " + c.site);
+            for (Map.Entry<Integer, List<Wait>> e : holders.subList(0, Math.min(holders.size(), 5))) {
+                Wait telling = e.getValue().stream().max(Comparator.comparingLong(Wait::duration)).orElseThrow();
+                evidence.add(String.format("holder %s (%s) in %s(2) while %d wait%s totalling %s: %s", rec.threadName(e.getKey()),
+                        describe(telling.holder, e.getValue()), telling.holder.op().syscall, e.getValue().size(),
+                        e.getValue().size() == 1 ? "" : "s", ms(total(e.getValue())), a.frames(telling.holder.stack(), 10)));
+            }
+            waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()).limit(8)
+                    .forEach(w -> evidence.add("waiter " + rec.threadName(w.getKey()) + " waited " + ms(w.getValue())));
+            out.add(new Finding(Finding.HOLDER_IN_FILE_IO, summary, threads, evidence, total));
+        }
+    }
+
+    private static long total(List<Wait> ws) {
+        return ws.stream().mapToLong(Wait::duration).sum();
+    }
+
+    private static String describe(Holder h, List<Wait> ws) {
+        if (h.how().equals(Holder.RECORDED)) return "recorded: jdk.JavaMonitorEnter previousOwner";
+        double avg = ws.stream().filter(w -> w.holder != null).mapToDouble(w -> w.holder.confidence()).average().orElse(0);
+        return String.format(java.util.Locale.ROOT, "inferred from samples inside the locked method, confidence %.2f", avg);
+    }
+
+    private String topJavaFrame(int stack) {
+        int[] f = rec.stacks.frames(stack);
+        for (int id : f) {
+            if (rec.frames.isJava(id)) return rec.frames.label(id);
+        }
+        return f.length > 0 ? rec.frames.label(f[0]) : null;
+    }
+
+    /** Per thread: time in each storage call, from samples and recorded I/O events. */
+    private void threadActivity(List<Finding> out) {
+        Options o = a.options();
+        long sendfileTotal = 0;
+        List<String> networkThreads = new ArrayList<>();
+        List<String> networkEvidence = new ArrayList<>();
+        long fsyncTotal = 0;
+        List<String> fsyncThreads = new ArrayList<>();
+        List<String> fsyncEvidence = new ArrayList<>();
+        boolean roll = false;
+        long unmapTotal = 0;
+        long unmapSamples = 0;
+        List<String> unmapThreads = new ArrayList<>();
+        List<String> unmapEvidence = new ArrayList<>();
+
+        Map<Integer, List<IoEvent>> io = new HashMap<>();
+        for (IoEvent e : rec.io) {
+            if (e.thread() >= 0 && e.end() >= o.from() && e.start() <= o.to()) io.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
+        }
+        for (ThreadInfo t : rec.threads) {
+            if (!o.threadMatches(t.name())) continue;
+            String role = KafkaThreads.role(t.name());
+            long interval = a.intervals()[t.file()];
+            Map<IoOp, long[]> time = new EnumMap<>(IoOp.class);
+            Map<IoOp, Map<Integer, Long>> stacks = new EnumMap<>(IoOp.class);
+            boolean threadRoll = false;
+            boolean indexWork = false;
+            Samples.Lane lane = rec.samples.lane(t.id());
+            for (int i = lane.firstAtOrAfter(o.from()); i < lane.size() && lane.time(i) <= o.to(); i++) {
+                int stack = lane.stack(i);
+                IoOp op = a.classifier().io(stack);
+                boolean index = hasFrame(stack, "AbstractIndex.resize", "AbstractIndex.trimToValidSize", "forceUnmap");
+                if (index && op == IoOp.NONE) op = IoOp.MUNMAP;
+                if (!op.storage()) continue;
+                long[] tv = time.computeIfAbsent(op, k -> new long[2]);
+                tv[0] += lane.weight(i) * interval;
+                tv[1] += lane.weight(i);
+                stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, (long) lane.weight(i), Long::sum);
+                if (op == IoOp.FSYNC && hasFrame(stack, "roll", "Roll")) threadRoll = true;
+                if (index) indexWork = true;
+            }
+            for (IoEvent e : io.getOrDefault(t.id(), List.of())) {
+                IoOp op = e.type().equals("FileForce") ? IoOp.FSYNC : e.type().equals("FileRead") ? IoOp.FILE_READ
+                        : e.type().equals("FileWrite") ? IoOp.WRITE : IoOp.SOCKET;
+                if (!op.storage()) continue;
+                long[] tv = time.computeIfAbsent(op, k -> new long[2]);
+                tv[0] += e.end() - e.start();
+                tv[1] += MIN_SAMPLES; // a recorded event passed JFR's threshold: it counts as seen
+                if (e.stack() > 0) stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(e.stack(), 1L, Long::sum);
+                if (op == IoOp.FSYNC && hasFrame(e.stack(), "roll", "Roll")) threadRoll = true;
+            }
+
+            if (role.equals("network")) {
+                for (IoOp op : List.of(IoOp.SENDFILE, IoOp.FILE_READ)) {
+                    long[] tv = time.get(op);
+                    if (tv == null || tv[1] < MIN_SAMPLES) continue;
+                    sendfileTotal += tv[0];
+                    if (!networkThreads.contains(t.name())) networkThreads.add(t.name());
+                    networkEvidence.add(t.name() + ": ~" + ms(tv[0]) + " in " + op.syscall + " (" + tv[1] + " samples), e.g. "
+                            + a.frames(top(stacks.get(op)), 8));
+                }
+            }
+            long[] fs = time.get(IoOp.FSYNC);
+            boolean producePath = role.equals("request-handler");
+            if (fs != null && fs[1] >= MIN_SAMPLES && (producePath || threadRoll)) {
+                fsyncTotal += fs[0];
+                roll |= threadRoll;
+                fsyncThreads.add(t.name());
+                fsyncEvidence.add(t.name() + ": ~" + ms(fs[0]) + " in fsync (" + fs[1] + " samples)"
+                        + (threadRoll ? ", under a segment roll" : "") + ", e.g. " + a.frames(top(stacks.get(IoOp.FSYNC)), 10));
+            }
+            long threadUnmap = 0;
+            long threadUnmapSamples = 0;
+            for (IoOp op : List.of(IoOp.MUNMAP, IoOp.FTRUNCATE)) {
+                long[] tv = time.get(op);
+                if (tv == null) continue;
+                threadUnmap += tv[0];
+                threadUnmapSamples += tv[1];
+            }
+            if (threadUnmapSamples > 0) {
+                unmapTotal += threadUnmap;
+                unmapSamples += threadUnmapSamples;
+                unmapThreads.add(t.name());
+                IoOp op = time.containsKey(IoOp.MUNMAP) ? IoOp.MUNMAP : IoOp.FTRUNCATE;
+                unmapEvidence.add(t.name() + ": ~" + ms(threadUnmap) + " in munmap/ftruncate (" + threadUnmapSamples
+                        + " samples)" + (indexWork ? ", resizing an index" : "") + ", e.g. " + a.frames(top(stacks.get(op)), 10));
+            }
+        }
+        if (!networkThreads.isEmpty()) {
+            out.add(new Finding(Finding.NETWORK_THREAD_IO, String.format("%d network thread%s spent ~%s in sendfile/transferTo or file reads instead of serving sockets",
+                    networkThreads.size(), networkThreads.size() == 1 ? "" : "s", ms(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal));
+        }
+        if (!fsyncThreads.isEmpty()) {
+            out.add(new Finding(Finding.FSYNC_ON_PRODUCE, String.format("fsync on the produce path%s: %d thread%s spent ~%s in fsync",
+                    roll ? " during a segment roll" : "", fsyncThreads.size(), fsyncThreads.size() == 1 ? "" : "s", ms(fsyncTotal)),
+                    fsyncThreads, fsyncEvidence, fsyncTotal));
+        }
+        if (unmapSamples >= 3) {
+            out.add(new Finding(Finding.INDEX_UNMAP_STORM, String.format("index resize / unmap storm: ~%s in munmap or ftruncate over %d samples on %d thread%s",
+                    ms(unmapTotal), unmapSamples, unmapThreads.size(), unmapThreads.size() == 1 ? "" : "s"), unmapThreads, unmapEvidence, unmapTotal));
+        }
+    }
+
+    private static int top(Map<Integer, Long> stacks) {
+        if (stacks == null || stacks.isEmpty()) return 0;
+        return stacks.entrySet().stream().max(Map.Entry.<Integer, Long>comparingByValue()
+                .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).get().getKey();
+    }
+
+    private boolean hasFrame(int stack, String... parts) {
+        for (int f : rec.stacks.frames(stack)) {
+            String n = rec.frames.name(f);
+            for (String p : parts) {
+                if (n.contains(p)) return true;
+            }
+        }
+        return false;
+    }
+
+    /** The generic ranking of contended locks; it ranks below the specific findings that explain the same waits. */
+    private void ranking(List<Finding> out) {
+        List<Contention> cs = a.contentions();
+        if (cs.isEmpty()) return;
+        Contention first = cs.get(0);
+        List<String> evidence = new ArrayList<>();
+        List<String> threads = new ArrayList<>();
+        for (Contention c : cs.subList(0, Math.min(cs.size(), Math.max(1, a.options().top())))) {
+            Holder h = c.mainHolder();
+            evidence.add(String.format("%s: %s over %d waits by %d threads%s", c.label, ms(c.totalWaitNanos), c.waits.size(),
+                    c.waiters().size(), h == null ? "" : "; held by " + rec.threadName(h.thread()) + " (" + h.how() + ")"));
+            c.waiters().forEach(s -> {
+                String n = rec.threadName(s.thread);
+                if (!threads.contains(n)) threads.add(n);
+            });
+        }
+        String summary = String.format("%d contended lock%s; most waited: %s, %s over %d waits by %d threads",
+                cs.size(), cs.size() == 1 ? "" : "s", first.label, ms(first.totalWaitNanos), first.waits.size(), first.waiters().size());
+        out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos));
+    }
+}

@@ -1,0 +1,149 @@
+package io.stallscope.analyzer.analysis;
+
+import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Samples;
+import io.stallscope.analyzer.model.ThreadInfo;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Names the holder of each wait's lock: exactly when the recording says (JFR's previousOwner), otherwise from
+ * samples taken meanwhile: the holder is a thread inside the method that takes the lock, past the lock site,
+ * and not itself waiting there.
+ */
+public final class HolderAttributor {
+    private final Recording rec;
+    private final StackClassifier classifier;
+    private final long[] intervals;
+    private final Map<Integer, List<ThreadInfo>> threadsByFile = new HashMap<>();
+    private final Map<Integer, List<IoEvent>> ioByThread = new HashMap<>();
+
+    public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals) {
+        this.rec = rec;
+        this.classifier = classifier;
+        this.intervals = intervals;
+        for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
+        for (IoEvent e : rec.io) {
+            if (e.thread() >= 0) ioByThread.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
+        }
+        ioByThread.values().forEach(l -> l.sort(Comparator.comparingLong(IoEvent::start)));
+    }
+
+    public void attribute(Wait w) {
+        long interval = intervals[w.file];
+        // A thread in uninterruptible disk I/O is sampled only when the syscall returns (and then looks
+        // runnable), so look one interval past the wait, and accept any state.
+        long from = w.start - interval / 2;
+        long to = w.end + interval;
+        if (w.recordedOwner >= 0) {
+            ActivityTally a = activity(w.recordedOwner, from, to, null);
+            if (a.weight == 0) a = activity(w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null);
+            IoOp op = a.op(ioOp(w.recordedOwner, from, to));
+            w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, a.dominantStack(op), op);
+            return;
+        }
+        int best = -1;
+        ActivityTally bestTally = null;
+        long total = 0;
+        for (ThreadInfo t : threadsByFile.getOrDefault(w.file, List.of())) {
+            if (t.id() == w.thread) continue;
+            ActivityTally a = activity(t.id(), from, to, w.siteMethod);
+            if (a.weight == 0) continue;
+            total += a.weight;
+            if (bestTally == null || a.weight > bestTally.weight) {
+                best = t.id();
+                bestTally = a;
+            }
+        }
+        if (best < 0) return;
+        // Sure when one thread alone was seen inside the locked method, and seen for most of the wait.
+        double share = (double) bestTally.weight / total;
+        double coverage = Math.min(1.0, (double) bestTally.weight * interval / Math.max(w.duration(), interval));
+        double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
+        IoOp op = bestTally.op(ioOp(best, from, to));
+        w.holder = new Holder(best, Holder.INFERRED, confidence, bestTally.dominantStack(op), op);
+    }
+
+    /**
+     * What thread {@code t} did in [from, to]. With {@code insideMethod}, only samples inside that method that
+     * are not waiting for a lock taken there count: that is the holder's signature.
+     */
+    private ActivityTally activity(int t, long from, long to, String insideMethod) {
+        Samples.Lane lane = rec.samples.lane(t);
+        ActivityTally a = new ActivityTally();
+        for (int i = lane.firstAtOrAfter(from); i < lane.size() && lane.time(i) <= to; i++) {
+            int stack = lane.stack(i);
+            if (insideMethod != null) {
+                int at = indexOf(stack, insideMethod);
+                if (at < 0) continue;
+                LockWaitSite s = classifier.lockWait(stack);
+                if (s != null && s.siteFrame() >= at) continue;
+            }
+            // Batched idle samples stand for many ticks, but only the part inside the window counts.
+            int w = Math.max(1, Math.min(lane.weight(i), 1 + (int) ((to - lane.time(i)) / Math.max(1, intervals[rec.threads.get(t).file()]))));
+            a.add(stack, w, classifier.io(stack));
+        }
+        return a;
+    }
+
+    private int indexOf(int stack, String method) {
+        int[] f = rec.stacks.frames(stack);
+        for (int i = 0; i < f.length; i++) {
+            if (rec.frames.name(f[i]).equals(method)) return i;
+        }
+        return -1;
+    }
+
+    /** A recorded file or socket operation of {@code t} overlapping the window (JDK recordings have these). */
+    private IoOp ioOp(int t, long from, long to) {
+        for (IoEvent e : ioByThread.getOrDefault(t, List.of())) {
+            if (e.start() > to) break;
+            if (e.end() < from) continue;
+            switch (e.type()) {
+                case "FileWrite":
+                    return IoOp.WRITE;
+                case "FileForce":
+                    return IoOp.FSYNC;
+                case "FileRead":
+                    return IoOp.FILE_READ;
+                default:
+                    return IoOp.SOCKET;
+            }
+        }
+        return IoOp.NONE;
+    }
+
+    /** Samples of one thread in a window, by stack and by system call. */
+    static final class ActivityTally {
+        final Map<Integer, Long> byStack = new HashMap<>();
+        final Map<IoOp, Long> byOp = new HashMap<>();
+        final Map<Integer, IoOp> stackOp = new HashMap<>();
+        long weight;
+
+        void add(int stack, int w, IoOp op) {
+            weight += w;
+            stackOp.put(stack, op);
+            byStack.merge(stack, (long) w, Long::sum);
+            if (op != IoOp.NONE) byOp.merge(op, (long) w, Long::sum);
+        }
+
+        /** The most sampled stack, among those in {@code op} when there are any: the frames that explain it. */
+        int dominantStack(IoOp op) {
+            boolean any = byStack.keySet().stream().anyMatch(k -> stackOp.get(k) == op);
+            return byStack.entrySet().stream().filter(e -> !any || stackOp.get(e.getKey()) == op).max(Map.Entry.<Integer, Long>comparingByValue()
+                    .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).map(Map.Entry::getKey).orElse(0);
+        }
+
+        /** The storage call seen most; a recorded I/O event is the fallback when samples show none. */
+        IoOp op(IoOp recorded) {
+            return byOp.entrySet().stream().filter(e -> e.getKey().storage())
+                    .max(Map.Entry.<IoOp, Long>comparingByValue().thenComparing(Map.Entry::getKey))
+                    .map(Map.Entry::getKey).orElse(recorded);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.stallscope.analyzer.analysis;
+
+import java.util.regex.Pattern;
+
+/** Kafka broker thread roles, by the names brokers 2.8 to 4.1+ give their threads. */
+public final class KafkaThreads {
+    private static final Pattern NETWORK = Pattern.compile("^data-plane-kafka-network-thread-|kafka-network-thread");
+    private static final Pattern HANDLER = Pattern.compile("^data-plane-kafka-request-handler-|kafka-request-handler");
+    private static final Pattern SCHEDULER = Pattern.compile("^kafka-scheduler-");
+    private static final Pattern FETCHER = Pattern.compile("^ReplicaFetcherThread-");
+    private static final Pattern CLEANER = Pattern.compile("^kafka-log-cleaner-thread-");
+
+    private KafkaThreads() {
+    }
+
+    public static String role(String name) {
+        if (name == null) return "other";
+        if (NETWORK.matcher(name).find()) return "network";
+        if (HANDLER.matcher(name).find()) return "request-handler";
+        if (SCHEDULER.matcher(name).find()) return "scheduler";
+        if (FETCHER.matcher(name).find()) return "replica-fetcher";
+        if (CLEANER.matcher(name).find()) return "log-cleaner";
+        return "other";
+    }
+}

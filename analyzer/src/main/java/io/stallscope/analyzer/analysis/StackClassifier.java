@@ -1,0 +1,189 @@
+package io.stallscope.analyzer.analysis;
+
+import io.stallscope.analyzer.model.Frames;
+import io.stallscope.analyzer.model.Stacks;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Reads what a stack says: is the thread waiting for a lock, and at which frame; is it inside a storage
+ * system call. Results are cached per stack id, since samples repeat stacks millions of times.
+ */
+public final class StackClassifier {
+    /** How far from the top a syscall or the lock machinery may sit; deeper frames are the caller's business. */
+    private static final int DEPTH = 24;
+
+    private final Frames frames;
+    private final Stacks stacks;
+    private LockWaitSite[] waitCache = new LockWaitSite[0];
+    private IoOp[] ioCache = new IoOp[0];
+    private static final LockWaitSite NOT_WAITING = new LockWaitSite(-1, null);
+
+    public StackClassifier(Frames frames, Stacks stacks) {
+        this.frames = frames;
+        this.stacks = stacks;
+    }
+
+    /** The lock this stack waits for, or null when it does not wait for one. */
+    public LockWaitSite lockWait(int stackId) {
+        if (stackId >= waitCache.length) waitCache = Arrays.copyOf(waitCache, Math.max(stackId + 1, stacks.size()));
+        LockWaitSite s = waitCache[stackId];
+        if (s == null) s = waitCache[stackId] = computeLockWait(stacks.frames(stackId));
+        return s == NOT_WAITING ? null : s;
+    }
+
+    public IoOp io(int stackId) {
+        if (stackId >= ioCache.length) ioCache = Arrays.copyOf(ioCache, Math.max(stackId + 1, stacks.size()));
+        IoOp op = ioCache[stackId];
+        if (op == null) op = ioCache[stackId] = computeIo(stacks.frames(stackId));
+        return op;
+    }
+
+    /** The frame of a recorded lock event's stack that asked for the lock: below the lock classes. */
+    public int siteOfRecordedWait(int stackId) {
+        int[] f = stacks.frames(stackId);
+        for (int i = 0; i < f.length; i++) {
+            String n = frames.name(f[i]);
+            if (frames.isJava(f[i]) && !isLockMachinery(n)) return i;
+        }
+        return f.length > 0 ? 0 : -1;
+    }
+
+    private LockWaitSite computeLockWait(int[] f) {
+        boolean monitorMarker = false;
+        boolean aqsMarker = false;
+        boolean onlyFutex = true;
+        String lockType = null;
+        int limit = Math.min(f.length, DEPTH);
+        for (int i = 0; i < limit; i++) {
+            String n = frames.name(f[i]);
+            boolean java = frames.isJava(f[i]);
+            if (!java) {
+                if (n.contains("ObjectMonitor::enter") || n.contains("ObjectMonitor::EnterI")
+                        || n.contains("ObjectSynchronizer::enter") || n.contains("monitorenter")
+                        || n.contains("complete_monitor_locking") || n.contains("ObjectMonitor::TrySpin")) {
+                    monitorMarker = true;
+                }
+                if (n.contains("ObjectMonitor::wait") || n.contains("JVM_MonitorWait")) return NOT_WAITING;
+                if (!isFutex(n)) onlyFutex = false;
+                continue;
+            }
+            if (n.contains("ConditionObject") || n.endsWith(".await") || n.endsWith(".awaitNanos")
+                    || n.equals("java.lang.Object.wait") || n.equals("java.lang.Object.wait0")) {
+                return NOT_WAITING;
+            }
+            if (isLockMachinery(n)) {
+                if (n.startsWith("java.util.concurrent.locks.") && (n.contains(".acquire") || n.endsWith(".lock")
+                        || n.endsWith(".lockInterruptibly") || n.endsWith(".tryLock"))) {
+                    aqsMarker = true;
+                    if (n.endsWith(".lock") || n.endsWith(".lockInterruptibly") || n.endsWith(".tryLock")) {
+                        lockType = lockTypeOf(n);
+                    }
+                }
+                continue;
+            }
+            // First ordinary Java frame: the one that asked for the lock, if the frames above were lock machinery.
+            if (monitorMarker) return new LockWaitSite(i, "monitor");
+            if (aqsMarker) return new LockWaitSite(i, lockType == null ? "AbstractQueuedSynchronizer" : lockType);
+            // async-profiler often shows a monitor wait as a bare futex wait right above the synchronized line.
+            if (i > 0 && onlyFutex && frames.line(f[i]) > 0 && !n.endsWith("0")) return new LockWaitSite(i, "monitor");
+            return NOT_WAITING;
+        }
+        return NOT_WAITING;
+    }
+
+    private static String lockTypeOf(String method) {
+        String cls = method.substring(0, method.lastIndexOf('.'));
+        cls = cls.substring("java.util.concurrent.locks.".length());
+        int inner = cls.indexOf('$');
+        if (inner > 0 && cls.endsWith("Sync")) cls = cls.substring(0, inner);
+        return cls;
+    }
+
+    static boolean isLockMachinery(String n) {
+        return n.startsWith("java.util.concurrent.locks.") || n.startsWith("jdk.internal.misc.Unsafe.park")
+                || n.startsWith("sun.misc.Unsafe.park");
+    }
+
+    private static boolean isFutex(String n) {
+        return n.contains("futex") || n.contains("pthread_cond") || n.contains("pthread_mutex")
+                || n.contains("__lll_lock") || n.contains("PlatformEvent::park") || n.contains("Parker::park")
+                || n.contains("syscall");
+    }
+
+    private IoOp computeIo(int[] f) {
+        // The native frame names the system call; the Java frames say whether its file descriptor is a socket.
+        IoOp nativeOp = IoOp.NONE;
+        IoOp javaOp = IoOp.NONE;
+        int limit = Math.min(f.length, DEPTH);
+        for (int i = 0; i < limit && javaOp == IoOp.NONE; i++) {
+            boolean java = frames.isJava(f[i]);
+            IoOp op = ioOf(frames.name(f[i]), java);
+            if (java) javaOp = op;
+            else if (nativeOp == IoOp.NONE) nativeOp = op;
+        }
+        if (javaOp == IoOp.SOCKET) return IoOp.SOCKET;
+        return nativeOp != IoOp.NONE ? nativeOp : javaOp;
+    }
+
+    /** Maps one frame to a system call; first match from the top wins (the most specific one). */
+    static IoOp ioOf(String name, boolean java) {
+        if (java) {
+            if (name.startsWith("sun.nio.ch.SocketDispatcher") || name.startsWith("sun.nio.ch.NioSocketImpl")
+                    || name.startsWith("java.net.Socket")) {
+                return IoOp.SOCKET;
+            }
+            if (name.contains("transferTo") || name.contains("transferFrom")) return IoOp.SENDFILE;
+            if (name.endsWith(".force0") || name.equals("java.io.FileDescriptor.sync")
+                    || name.equals("java.io.FileDescriptor.sync0") || name.endsWith("FileChannelImpl.force")) {
+                return IoOp.FSYNC;
+            }
+            if (name.endsWith(".truncate0") || name.equals("java.io.RandomAccessFile.setLength")
+                    || name.equals("java.io.RandomAccessFile.setLength0") || name.endsWith("FileChannelImpl.truncate")) {
+                return IoOp.FTRUNCATE;
+            }
+            if (name.endsWith(".unmap0") || name.endsWith("FileChannelImpl.unmap") || name.contains("forceUnmap")
+                    || name.contains("safeForceUnmap") || name.endsWith("Unmapper.unmap")) {
+                return IoOp.MUNMAP;
+            }
+            if (name.equals("java.io.FileOutputStream.writeBytes") || name.equals("java.io.RandomAccessFile.writeBytes")
+                    || (name.startsWith("sun.nio.ch.FileDispatcherImpl.") && name.contains("write"))) {
+                return IoOp.WRITE;
+            }
+            if (name.equals("java.io.FileInputStream.readBytes") || name.equals("java.io.RandomAccessFile.readBytes")
+                    || (name.startsWith("sun.nio.ch.FileDispatcherImpl.") && name.contains("read"))) {
+                return IoOp.FILE_READ;
+            }
+            return IoOp.NONE;
+        }
+        String n = name.toLowerCase(Locale.ROOT);
+        String bare = n.replaceFirst("^_+", "").replace("gi_", "").replace("libc_", "").replaceFirst("^_+", "");
+        if (bare.startsWith("sendfile") || n.contains("do_sendfile") || bare.startsWith("copy_file_range")
+                || n.contains("splice")) {
+            return IoOp.SENDFILE;
+        }
+        if (bare.equals("fsync") || bare.equals("fdatasync") || n.contains("do_fsync") || n.contains("vfs_fsync")
+                || n.contains("sync_file_range")) {
+            return IoOp.FSYNC;
+        }
+        if (bare.startsWith("ftruncate") || n.contains("do_sys_ftruncate") || n.contains("do_truncate")) {
+            return IoOp.FTRUNCATE;
+        }
+        if (bare.equals("munmap") || n.contains("vm_munmap") || n.contains("do_munmap")) return IoOp.MUNMAP;
+        if (bare.equals("write") || bare.equals("pwrite64") || bare.equals("pwrite") || bare.equals("writev")
+                || bare.equals("pwritev") || n.contains("ksys_write") || n.contains("vfs_write")
+                || n.contains("ksys_pwrite")) {
+            return IoOp.WRITE;
+        }
+        if (bare.equals("read") || bare.equals("pread64") || bare.equals("pread") || n.contains("ksys_read")
+                || n.contains("vfs_read") || n.contains("ksys_pread")) {
+            return IoOp.FILE_READ;
+        }
+        if (bare.equals("send") || bare.equals("recv") || bare.equals("sendmsg") || bare.equals("recvmsg")
+                || n.contains("epoll_wait") || n.contains("tcp_sendmsg")) {
+            return IoOp.SOCKET;
+        }
+        return IoOp.NONE;
+    }
+}

@@ -1,0 +1,132 @@
+package io.stallscope.analyzer.cli;
+
+import io.stallscope.analyzer.analysis.Analysis;
+import io.stallscope.analyzer.analysis.Analyzer;
+import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.read.JfrFileReader;
+import io.stallscope.analyzer.render.HtmlReport;
+import io.stallscope.analyzer.render.JsonReport;
+import io.stallscope.analyzer.render.TextReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** {@code analyzer report}: reads the recordings, analyses them together, prints and writes the reports. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Per-thread timelines of lock contention from JFR recordings (async-profiler or JDK Flight Recorder),",
+                "naming who held each lock and what it was doing. Several files (a fleet's) are analysed together."},
+        footer = {"", "T is an offset from the recording's start (30s, 1500ms, 2m) or a time (04:25:09.5, 2024-05-01T04:25:09Z).",
+                "DURATION is a number with a unit: 10ms, 1.5s, 500us (a bare number means milliseconds).",
+                "Exit status: 0 done, 1 an input could not be read, 2 usage error."})
+public final class ReportCommand implements Callable<Integer> {
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "JFR recordings, plain or gzipped")
+    List<Path> files;
+
+    @Option(names = "--html", paramLabel = "OUT.html", description = "write a self-contained interactive timeline")
+    Path html;
+
+    @Option(names = "--json", paramLabel = "OUT.json", description = "write the machine-readable report")
+    Path json;
+
+    @Option(names = "--threads", paramLabel = "REGEX", description = "only waiting threads whose name matches")
+    String threads;
+
+    @Option(names = "--from", paramLabel = "T", description = "ignore what happened before T")
+    String from;
+
+    @Option(names = "--to", paramLabel = "T", description = "ignore what happened after T")
+    String to;
+
+    @Option(names = "--min-wait", paramLabel = "DURATION", description = "ignore waits shorter than this (default: 0)")
+    String minWait;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "how many locks and findings to report (default: ${DEFAULT-VALUE})")
+    int top;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private PrintStream out = System.out;
+    private PrintStream err = System.err;
+
+    void streams(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        Pattern threadPattern;
+        long minWaitNanos;
+        try {
+            threadPattern = threads == null ? null : Pattern.compile(threads);
+            minWaitNanos = minWait == null ? 0 : TimeArgs.duration(minWait, 1_000_000L);
+            if (top < 1) throw new IllegalArgumentException("--top must be at least 1");
+            // Check time syntax before the (possibly long) read.
+            if (from != null) TimeArgs.instant(from, 0);
+            if (to != null) TimeArgs.instant(to, 0);
+        } catch (PatternSyntaxException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "invalid --threads regex: " + e.getDescription());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+
+        Recording rec = new Recording();
+        try (Progress progress = Progress.start(err, files)) {
+            for (Path f : files) {
+                try {
+                    progress.file(f);
+                    JfrFileReader.read(f, rec, progress::bytes);
+                } catch (NoSuchFileException e) {
+                    err.println("analyzer: " + f + ": no such file");
+                    return Main.INPUT_ERROR;
+                } catch (AccessDeniedException e) {
+                    err.println("analyzer: " + f + ": permission denied");
+                    return Main.INPUT_ERROR;
+                } catch (IOException e) {
+                    err.println("analyzer: " + f + ": " + Main.oneLine(e.getMessage()));
+                    return Main.INPUT_ERROR;
+                }
+            }
+        }
+        for (var f : rec.files) {
+            for (String w : f.warnings) err.println("analyzer: warning: " + f.path + ": " + w);
+        }
+        long start = rec.startNanos();
+        Options o = new Options(threadPattern, from == null ? Long.MIN_VALUE : TimeArgs.instant(from, start),
+                to == null ? Long.MAX_VALUE : TimeArgs.instant(to, start), minWaitNanos, top);
+        Analysis a = Analyzer.analyze(rec, o);
+        TextReport.write(a, out);
+        try {
+            if (json != null) {
+                try (OutputStream s = Files.newOutputStream(json)) {
+                    JsonReport.write(a, s);
+                }
+            }
+            if (html != null) {
+                try (OutputStream s = Files.newOutputStream(html)) {
+                    HtmlReport.write(a, s);
+                }
+            }
+        } catch (IOException e) {
+            err.println("analyzer: cannot write report: " + Main.oneLine(e.toString()));
+            return Main.INPUT_ERROR;
+        }
+        out.flush();
+        return Main.OK;
+    }
+}

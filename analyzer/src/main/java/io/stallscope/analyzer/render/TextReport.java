@@ -1,0 +1,61 @@
+package io.stallscope.analyzer.render;
+
+import io.stallscope.analyzer.analysis.Analysis;
+import io.stallscope.analyzer.analysis.Contention;
+import io.stallscope.analyzer.analysis.Finding;
+import io.stallscope.analyzer.analysis.Holder;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.SourceFile;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/** The report an operator reads on a terminal: the most important finding first, then the locks. */
+public final class TextReport {
+    private TextReport() {
+    }
+
+    public static void write(Analysis a, PrintStream out) {
+        Recording rec = a.recording();
+        for (SourceFile f : rec.files) {
+            out.printf(Locale.ROOT, "%s: %s, %d chunk%s, %.1f s, %d samples every %.1f ms, %d lock events%n", f.path,
+                    String.join("+", f.producers), f.chunks, f.chunks == 1 ? "" : "s", (f.endNanos - f.startNanos) / 1e9,
+                    rec.threads.stream().filter(t -> t.file() == f.index).mapToInt(t -> rec.samples.lane(t.id()).size()).sum(),
+                    f.sampleIntervalNanos / 1e6,
+                    f.eventCounts.getOrDefault("jdk.JavaMonitorEnter", 0L) + f.eventCounts.getOrDefault("jdk.ThreadPark", 0L));
+            for (String w : f.warnings) out.println("  warning: " + w);
+        }
+        out.println();
+        if (a.findings().isEmpty()) {
+            out.println("No lock contention or storage stall found.");
+            return;
+        }
+        out.println("Findings, most important first:");
+        int i = 1;
+        for (Finding f : JsonReport.top(a.findings(), a.options().top())) {
+            out.printf("%2d. [%s] %s%n", i++, f.kind(), f.summary());
+            for (String e : f.evidence()) out.println("      - " + e);
+        }
+        out.println();
+        out.println("Contended locks:");
+        i = 1;
+        for (Contention c : JsonReport.top(a.contentions(), a.options().top())) {
+            out.printf("%2d. %s: %s waited over %d waits by %d threads (longest %s)%n", i++, c.label,
+                    Fmt.msText(c.totalWaitNanos), c.waits.size(), c.waiters().size(), Fmt.msText(c.longestWaitNanos()));
+            Holder h = c.mainHolder();
+            if (h == null) {
+                out.println("      holder: unknown (no sample caught a thread inside the locked method)");
+            } else {
+                out.printf(Locale.ROOT, "      holder: %s (%s%s)%s%n", rec.threadName(h.thread()), h.how(),
+                        h.how().equals(Holder.INFERRED) ? String.format(Locale.ROOT, ", confidence %.2f", h.confidence()) : "",
+                        h.op().storage() ? " in " + h.op().syscall + "(2)" : "");
+                for (String fr : a.frameList(h.stack(), 8)) out.println("          at " + fr);
+            }
+            StringBuilder ws = new StringBuilder();
+            c.waiters().stream().limit(6).forEach(s -> ws.append(ws.length() == 0 ? "" : ", ")
+                    .append(rec.threadName(s.thread)).append(' ').append(Fmt.msText(s.nanos)));
+            if (c.waiters().size() > 6) ws.append(", ... ").append(c.waiters().size() - 6).append(" more");
+            out.println("      waiters: " + ws);
+        }
+    }
+}
