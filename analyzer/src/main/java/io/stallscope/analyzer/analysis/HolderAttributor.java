@@ -41,8 +41,8 @@ public final class HolderAttributor {
         long from = w.start - interval / 2;
         long to = w.end + interval;
         if (w.recordedOwner >= 0) {
-            ActivityTally a = activity(w.recordedOwner, from, to, null);
-            if (a.weight == 0) a = activity(w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null);
+            ActivityTally a = activity(w.recordedOwner, from, to, null, w.start, w.end);
+            if (a.weight == 0) a = activity(w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null, w.start, w.end);
             IoOp op = a.op(ioOp(w.recordedOwner, from, to));
             w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, a.dominantStack(op), op);
             return;
@@ -52,7 +52,7 @@ public final class HolderAttributor {
         long total = 0;
         for (ThreadInfo t : threadsByFile.getOrDefault(w.file, List.of())) {
             if (t.id() == w.thread) continue;
-            ActivityTally a = activity(t.id(), from, to, w.siteMethod);
+            ActivityTally a = activity(t.id(), from, to, w.siteMethod, w.start, w.end);
             if (a.weight == 0) continue;
             total += a.weight;
             if (bestTally == null || a.weight > bestTally.weight) {
@@ -63,7 +63,7 @@ public final class HolderAttributor {
         if (best < 0) return;
         // Sure when one thread alone was seen inside the locked method, and seen for most of the wait.
         double share = (double) bestTally.weight / total;
-        double coverage = Math.min(1.0, (double) bestTally.weight * interval / Math.max(w.duration(), interval));
+        double coverage = Math.min(1.0, (double) bestTally.weight / 4 * interval / Math.max(w.duration(), interval));
         double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
         IoOp op = bestTally.op(ioOp(best, from, to));
         w.holder = new Holder(best, Holder.INFERRED, confidence, bestTally.dominantStack(op), op);
@@ -73,7 +73,7 @@ public final class HolderAttributor {
      * What thread {@code t} did in [from, to]. With {@code insideMethod}, only samples inside that method that
      * are not waiting for a lock taken there count: that is the holder's signature.
      */
-    private ActivityTally activity(int t, long from, long to, String insideMethod) {
+    private ActivityTally activity(int t, long from, long to, String insideMethod, long waitStart, long waitEnd) {
         Samples.Lane lane = rec.samples.lane(t);
         ActivityTally a = new ActivityTally();
         for (int i = lane.firstAtOrAfter(from); i < lane.size() && lane.time(i) <= to; i++) {
@@ -86,7 +86,9 @@ public final class HolderAttributor {
             }
             // Batched idle samples stand for many ticks, but only the part inside the window counts.
             int w = Math.max(1, Math.min(lane.weight(i), 1 + (int) ((to - lane.time(i)) / Math.max(1, intervals[rec.threads.get(t).file()]))));
-            a.add(stack, w, classifier.io(stack));
+            // Samples inside the wait say more than those in the margins, which may belong to the next holder.
+            long time = lane.time(i);
+            a.add(stack, time >= waitStart && time <= waitEnd ? 4L * w : w, classifier.io(stack));
         }
         return a;
     }
@@ -125,11 +127,11 @@ public final class HolderAttributor {
         final Map<Integer, IoOp> stackOp = new HashMap<>();
         long weight;
 
-        void add(int stack, int w, IoOp op) {
+        void add(int stack, long w, IoOp op) {
             weight += w;
             stackOp.put(stack, op);
-            byStack.merge(stack, (long) w, Long::sum);
-            if (op != IoOp.NONE) byOp.merge(op, (long) w, Long::sum);
+            byStack.merge(stack, w, Long::sum);
+            if (op != IoOp.NONE) byOp.merge(op, w, Long::sum);
         }
 
         /** The most sampled stack, among those in {@code op} when there are any: the frames that explain it. */

@@ -1,0 +1,182 @@
+package io.stallscope.analyzer.workload;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.stallscope.analyzer.analysis.Analysis;
+import io.stallscope.analyzer.analysis.Analyzer;
+import io.stallscope.analyzer.analysis.Holder;
+import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.Wait;
+import io.stallscope.analyzer.cli.Main;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.read.JfrFileReader;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.StreamSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Records the contention program for real (async-profiler wall+lock, and JDK Flight Recorder; a monitor and a
+ * ReentrantLock) and checks the report against the program's own log of who held the lock when.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ContentionRecordingTest {
+    private Path apMonitor;
+    private Path apReentrant;
+    private Path jdkMonitor;
+    private Path jdkReentrant;
+
+    @BeforeAll
+    void record() throws Exception {
+        apMonitor = Recorder.asyncProfiler("monitor");
+        apReentrant = Recorder.asyncProfiler("reentrant");
+        jdkMonitor = Recorder.jdk("monitor");
+        jdkReentrant = Recorder.jdk("reentrant");
+    }
+
+    static Analysis analyze(Path jfr) throws Exception {
+        Recording rec = new Recording();
+        JfrFileReader.read(jfr, rec, null);
+        return Analyzer.analyze(rec, Options.defaults());
+    }
+
+    /** Runs the CLI and returns its JSON report, checking the text report names the same holder. */
+    static JsonNode cliJson(Path jfr) throws Exception {
+        Path json = jfr.resolveSibling(jfr.getFileName() + ".json");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(new String[] {"report", jfr.toString(), "--json", json.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        String text = out.toString(StandardCharsets.UTF_8);
+        String holder = root.at("/contentions/0/holder/thread").asText();
+        assertThat(text).contains("holder: " + holder + " (");
+        return root;
+    }
+
+    @Test
+    void asyncProfilerMonitorNamesTheHolderBlockedInFileIo() throws Exception {
+        JsonNode root = cliJson(apMonitor);
+        JsonNode c = root.at("/contentions/0");
+        assertThat(c.get("lock").asText()).contains("java.lang.Object").contains("ContentionProgram.handle");
+        assertThat(c.get("waiters")).hasSizeGreaterThanOrEqualTo(3);
+        assertHandlerHolderInFileIo(c.get("holder"), Holder.INFERRED);
+        assertThat(root.at("/findings/0/kind").asText()).isEqualTo("holder-blocked-in-file-io");
+        assertThat(kinds(root)).contains("network-thread-blocked-in-file-io", "fsync-on-produce-path", "contended-locks");
+        assertInferredHoldersAreTrue(apMonitor);
+    }
+
+    @Test
+    void asyncProfilerReentrantLockIsFoundFromParkedSamplesAndEvents() throws Exception {
+        JsonNode root = cliJson(apReentrant);
+        JsonNode c = root.at("/contentions/0");
+        assertThat(c.get("lockType").asText()).contains("ReentrantLock");
+        assertThat(c.get("site").asText()).contains("ContentionProgram.handle");
+        assertHandlerHolderInFileIo(c.get("holder"), Holder.INFERRED);
+        assertInferredHoldersAreTrue(apReentrant);
+    }
+
+    @Test
+    void jdkMonitorHolderIsRecordedExactly() throws Exception {
+        JsonNode root = cliJson(jdkMonitor);
+        JsonNode c = root.at("/contentions/0");
+        assertThat(c.get("lock").asText()).contains("java.lang.Object");
+        assertHandlerHolderInFileIo(c.get("holder"), Holder.RECORDED);
+        assertThat(c.at("/holder/confidence").asDouble()).isEqualTo(1.0);
+        // previousOwner is the thread that released the lock last: its hold ends when the wait does.
+        Analysis a = analyze(jdkMonitor);
+        List<Recorder.Hold> truth = Recorder.truth(jdkMonitor);
+        List<Wait> checked = a.waits().stream().filter(w -> w.holder != null && w.lockLabel.contains("ContentionProgram")
+                && a.recording().threadName(w.thread).startsWith("data-plane")).toList();
+        assertThat(checked).hasSizeGreaterThan(20);
+        long released = checked.stream().filter(w -> truth.stream().anyMatch(h ->
+                h.thread().equals(a.recording().threadName(w.holder.thread())) && Math.abs(h.to() - w.end) < 5_000_000L)).count();
+        assertThat((double) released / checked.size()).as("waits whose recorded holder released the lock as the wait ended").isGreaterThan(0.9);
+    }
+
+    @Test
+    void jdkReentrantLockHolderIsInferredFromNativeSamples() throws Exception {
+        JsonNode root = cliJson(jdkReentrant);
+        JsonNode c = root.at("/contentions/0");
+        assertThat(c.get("lockType").asText()).contains("ReentrantLock");
+        assertHandlerHolderInFileIo(c.get("holder"), Holder.INFERRED);
+        assertInferredHoldersAreTrue(jdkReentrant);
+    }
+
+    private static List<String> kinds(JsonNode root) {
+        return StreamSupport.stream(root.get("findings").spliterator(), false).map(f -> f.get("kind").asText()).toList();
+    }
+
+    private static void assertHandlerHolderInFileIo(JsonNode holder, String how) {
+        assertThat(holder.isObject()).as("holder named").isTrue();
+        assertThat(holder.get("thread").asText()).startsWith("data-plane-kafka-request-handler-");
+        assertThat(holder.get("how").asText()).isEqualTo(how);
+        assertThat(holder.get("syscall").asText()).isIn("write", "fsync");
+        List<String> frames = new ArrayList<>();
+        holder.get("frames").forEach(f -> frames.add(f.asText()));
+        assertThat(frames).anyMatch(f -> f.startsWith("java.io.FileOutputStream.write") || f.startsWith("java.io.FileDescriptor.sync"));
+        assertThat(frames).anyMatch(f -> f.startsWith("io.stallscope.analyzer.workload.ContentionProgram.appendLocked"));
+    }
+
+    /**
+     * For inferred holders, the program's log must agree: the named holder really held the lock during the
+     * wait (give or take two sampling intervals), and does so far more often than another handler named blindly.
+     */
+    private static void assertInferredHoldersAreTrue(Path jfr) throws Exception {
+        Analysis a = analyze(jfr);
+        List<Recorder.Hold> truth = Recorder.truth(jfr);
+        long slack = 2 * a.intervals()[0];
+        int checked = 0;
+        int held = 0;
+        int dominant = 0;
+        int baselineHeld = 0;
+        int strictHeld = 0;
+        for (Wait w : a.waits()) {
+            if (w.holder == null || !w.holder.how().equals(Holder.INFERRED) || !w.siteMethod.contains("ContentionProgram")) continue;
+            checked++;
+            String name = a.recording().threadName(w.holder.thread());
+            if (truth.stream().anyMatch(h -> h.thread().equals(name) && h.to() >= w.start - slack && h.from() <= w.end + slack)) held++;
+            if (name.equals(longestHolder(truth, w.start - slack, w.end + slack))) dominant++;
+            // The baseline: another handler, chosen without looking, named as holder of the same wait.
+            String other = otherHandler(name, a.recording().threadName(w.thread), w.start);
+            if (truth.stream().anyMatch(h -> h.thread().equals(other) && h.to() >= w.start && h.from() <= w.end)) baselineHeld++;
+            if (truth.stream().anyMatch(h -> h.thread().equals(name) && h.to() >= w.start && h.from() <= w.end)) strictHeld++;
+        }
+        System.out.printf("%s: inferred %d, held %d, strict %d, baseline %d, longest %d%n", jfr.getFileName(), checked, held, strictHeld, baselineHeld, dominant);
+        assertThat(checked).as("inferred waits").isGreaterThan(10);
+        assertThat((double) held / checked).as("holders that held the lock during the wait (%d/%d)", held, checked).isGreaterThan(0.9);
+        // A guess does far worse: the baseline names another handler for the same waits.
+        assertThat((double) strictHeld / checked).as("holders that held the lock inside the wait (%d/%d), vs a guess (%d/%d)",
+                strictHeld, checked, baselineHeld, checked).isGreaterThan(Math.max(0.6, (double) baselineHeld / checked + 0.1));
+    }
+
+    /** A handler other than the named holder and the waiter, picked by the wait's start time. */
+    private static String otherHandler(String holder, String waiter, long salt) {
+        List<String> others = new ArrayList<>();
+        for (int i = 0; i < ContentionProgram.HANDLERS; i++) {
+            String n = "data-plane-kafka-request-handler-" + i;
+            if (!n.equals(holder) && !n.equals(waiter)) others.add(n);
+        }
+        return others.get((int) Math.floorMod(salt / 1000, (long) others.size()));
+    }
+
+    private static String longestHolder(List<Recorder.Hold> truth, long from, long to) {
+        java.util.Map<String, Long> held = new java.util.HashMap<>();
+        for (Recorder.Hold h : truth) {
+            long overlap = Math.min(h.to(), to) - Math.max(h.from(), from);
+            if (overlap > 0) held.merge(h.thread(), overlap, Long::sum);
+        }
+        return held.entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey).orElse(null);
+    }
+}

@@ -1,0 +1,104 @@
+package io.stallscope.analyzer.workload;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Records {@link ContentionProgram} in a child JVM, under async-profiler (from its Maven Central jar, which
+ * carries the native library) or under the JDK's Flight Recorder. Real recordings, made during the test.
+ */
+public final class Recorder {
+    public static final int SECONDS = 4;
+
+    private Recorder() {
+    }
+
+    public static Path workDir() throws IOException {
+        Path dir = Paths.get("target", "recordings").toAbsolutePath();
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    /** The linux-x64 libasyncProfiler.so from the tools.profiler:async-profiler jar, extracted once. */
+    public static Path asyncProfilerLibrary() throws IOException {
+        Path lib = workDir().resolve("libasyncProfiler.so");
+        if (!Files.exists(lib)) {
+            URL url = Recorder.class.getClassLoader().getResource("linux-x64/libasyncProfiler.so");
+            if (url == null) throw new IllegalStateException("tools.profiler:async-profiler is not on the test classpath");
+            try (InputStream in = url.openStream()) {
+                Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return lib;
+    }
+
+    /** A wall-clock plus lock recording by async-profiler; returns the .jfr; the ground truth sits beside it. */
+    public static Path asyncProfiler(String mode) throws Exception {
+        Path jfr = workDir().resolve("ap-" + mode + ".jfr");
+        String agent = "-agentpath:" + asyncProfilerLibrary() + "=start,event=wall,interval=10ms,lock=0ms,jfr,file=" + jfr;
+        run(List.of(agent), mode, jfr);
+        return jfr;
+    }
+
+    /** A JDK Flight Recorder recording with monitor-enter, park and file events at zero threshold. */
+    public static Path jdk(String mode) throws Exception {
+        Path jfr = workDir().resolve("jdk-" + mode + ".jfr");
+        URL jfc = Recorder.class.getClassLoader().getResource("contention.jfc");
+        Path settings = Paths.get(jfc.toURI());
+        run(List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=" + settings), mode, jfr);
+        return jfr;
+    }
+
+    public static Path truthOf(Path jfr) {
+        return jfr.resolveSibling(jfr.getFileName() + ".truth");
+    }
+
+    private static void run(List<String> jvmArgs, String mode, Path jfr) throws Exception {
+        Files.deleteIfExists(jfr);
+        Path work = workDir().resolve(jfr.getFileName() + ".data");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(Paths.get(ContentionProgram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        cmd.add(ContentionProgram.class.getName());
+        cmd.add(mode);
+        cmd.add(String.valueOf(SECONDS));
+        cmd.add(work.toString());
+        cmd.add(truthOf(jfr).toString());
+        Path log = workDir().resolve(jfr.getFileName() + ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(SECONDS + 60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("recording child JVM did not finish; see " + log);
+        }
+        if (p.exitValue() != 0 || !Files.exists(jfr)) {
+            throw new IllegalStateException("recording failed (exit " + p.exitValue() + "): " + Files.readString(log));
+        }
+        // The log file the program appends to is big and of no further use.
+        try (var files = Files.list(work)) {
+            for (Path f : files.toList()) Files.deleteIfExists(f);
+        }
+    }
+
+    /** The true lock holds written by the program: thread, from, to (epoch ns). */
+    public record Hold(String thread, long from, long to) {
+    }
+
+    public static List<Hold> truth(Path jfr) throws IOException {
+        List<Hold> holds = new ArrayList<>();
+        for (String line : Files.readAllLines(truthOf(jfr))) {
+            String[] p = line.split("\t");
+            holds.add(new Hold(p[0], Long.parseLong(p[1]), Long.parseLong(p[2])));
+        }
+        return holds;
+    }
+}
