@@ -1,0 +1,156 @@
+package io.stallscope.analyzer.read;
+
+import io.stallscope.analyzer.analysis.Analysis;
+import io.stallscope.analyzer.analysis.Analyzer;
+import io.stallscope.analyzer.analysis.Contention;
+import io.stallscope.analyzer.analysis.Holder;
+import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Samples;
+import io.stallscope.analyzer.model.SourceFile;
+import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.model.State;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Layouts written by hand: jfrsync tick bases, extra fields, agent spans, multi-chunk and gzip, bad schemas. */
+class LayoutTest {
+    static final long T0 = 1_700_000_000_000_000_000L;
+
+    @TempDir
+    Path dir;
+
+    private Path write(String name, byte[]... chunks) throws IOException {
+        Path p = dir.resolve(name);
+        try (OutputStream out = Files.newOutputStream(p)) {
+            for (byte[] c : chunks) out.write(c);
+        }
+        return p;
+    }
+
+    private static Recording read(Path p) throws IOException {
+        Recording rec = new Recording();
+        JfrFileReader.read(p, rec, null);
+        return rec;
+    }
+
+    /** A JDK chunk counting nanosecond ticks from JVM start, a profiler chunk counting other ticks from boot. */
+    static byte[][] jfrsyncPair() {
+        TinyJfr jdk = new TinyJfr(T0, 5_000_000L, 1_000_000_000L);
+        jdk.thread(7, "data-plane-kafka-request-handler-1");
+        int s = jdk.stack("append", "handle");
+        jdk.sample(100_000_000L, 7, s, false);
+        TinyJfr ap = new TinyJfr(T0, 327_000_000_000L * 3, 3_000_000_000L);
+        ap.thread(7, "data-plane-kafka-request-handler-1");
+        int s2 = ap.stack("append", "handle");
+        ap.sample(200_000_000L, 7, s2, true);
+        return new byte[][] {jdk.chunk(), ap.chunk()};
+    }
+
+    @Test
+    void chunksWithDifferentTickBasesLineUpInTime() throws IOException {
+        Recording rec = read(write("sync.jfr", jfrsyncPair()));
+        assertThat(rec.files.get(0).chunks).isEqualTo(2);
+        assertThat(rec.threads).hasSize(1);
+        rec.samples.sort();
+        Samples.Lane lane = rec.samples.lane(0);
+        assertThat(lane.size()).isEqualTo(2);
+        assertThat(lane.time(0)).isEqualTo(T0 + 100_000_000L);
+        assertThat(lane.time(1)).isEqualTo(T0 + 200_000_000L);
+        assertThat(lane.state(1)).isEqualTo(State.SLEEPING);
+        assertThat(rec.frames.name(rec.stacks.frames(lane.stack(0))[0])).isEqualTo("demo.Broker.append");
+        // The JDK's own parser reads the hand-written chunks (they are valid JFR) and agrees on the first chunk;
+        // it places the second chunk's event by the first chunk's tick base (~981 s off), the jfrsync trap.
+        try (jdk.jfr.consumer.RecordingFile rf = new jdk.jfr.consumer.RecordingFile(dir.resolve("sync.jfr"))) {
+            java.util.List<Long> times = new java.util.ArrayList<>();
+            while (rf.hasMoreEvents()) {
+                java.time.Instant t = rf.readEvent().getStartTime();
+                times.add(t.getEpochSecond() * 1_000_000_000L + t.getNano());
+            }
+            assertThat(times).hasSize(2).first().isEqualTo(T0 + 100_000_000L);
+        }
+    }
+
+    @Test
+    void gzippedMultiChunkFileReadsTheSame() throws IOException {
+        byte[][] chunks = jfrsyncPair();
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
+            for (byte[] c : chunks) out.write(c);
+        }
+        Recording plain = read(write("plain.jfr", chunks));
+        Recording zipped = read(write("zipped.jfr.gz", gz.toByteArray()));
+        assertThat(zipped.files.get(0).eventCounts).isEqualTo(plain.files.get(0).eventCounts);
+        assertThat(zipped.samples.size()).isEqualTo(2);
+    }
+
+    @Test
+    void extraFieldsInKnownEventsAreSkippedBySchema() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.extraField = true;
+        j.thread(1, "t1");
+        int s = j.stack("run");
+        for (int i = 0; i < 50; i++) j.sample(i * 10_000_000L, 1, s, i % 2 == 0);
+        Recording rec = read(write("extra.jfr", j.chunk()));
+        assertThat(rec.samples.size()).isEqualTo(50);
+        assertThat(rec.files.get(0).eventCounts).containsEntry("jdk.ExecutionSample", 50L);
+    }
+
+    @Test
+    void aFieldOfAnUndefinedTypeIsACleanError() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.unknownFieldType = true;
+        j.thread(1, "t1");
+        Path p = write("unknown.jfr", j.chunk());
+        assertThatThrownBy(() -> read(p)).isInstanceOf(JfrFormatException.class).hasMessageContaining("unknown type id 999");
+    }
+
+    @Test
+    void agentEventsBecomeSpansEndingAtTheirTimestamp() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(3, "data-plane-kafka-request-handler-3");
+        j.append(500_000_000L, 3, 120_000_000L, "orders", 4);
+        Recording rec = read(write("agent.jfr", j.chunk()));
+        assertThat(rec.spans).hasSize(1);
+        Span s = rec.spans.get(0);
+        assertThat(s.start()).isEqualTo(T0 + 380_000_000L);
+        assertThat(s.end()).isEqualTo(T0 + 500_000_000L);
+        assertThat(s.topic()).isEqualTo("orders");
+        assertThat(s.partition()).isEqualTo(4);
+        assertThat(s.op()).isEqualTo("append");
+        assertThat(rec.threadName(s.thread())).isEqualTo("data-plane-kafka-request-handler-3");
+    }
+
+    @Test
+    void previousOwnerNamesTheHolderExactly() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "data-plane-kafka-request-handler-1");
+        j.thread(2, "data-plane-kafka-request-handler-2");
+        int waiter = j.stack("append", "handle");
+        int holder = j.stack("force", "append", "handle");
+        j.sample(10_000_000L, 1, holder, false);
+        j.sample(20_000_000L, 1, holder, false);
+        j.monitorEnter(0, 40_000_000L, 2, waiter, 1);
+        Recording rec = read(write("owner.jfr", j.chunk()));
+        Analysis a = Analyzer.analyze(rec, Options.defaults());
+        assertThat(a.contentions()).hasSize(1);
+        Contention c = a.contentions().get(0);
+        Holder h = c.mainHolder();
+        assertThat(rec.threadName(h.thread())).isEqualTo("data-plane-kafka-request-handler-1");
+        assertThat(h.how()).isEqualTo(Holder.RECORDED);
+        assertThat(a.frameList(h.stack(), 5)).first().asString().startsWith("demo.Broker.force");
+        assertThat(c.totalWaitNanos).isEqualTo(40_000_000L);
+        SourceFile f = rec.files.get(0);
+        assertThat(f.eventCounts).containsEntry("jdk.JavaMonitorEnter", 1L).containsEntry("jdk.ExecutionSample", 2L);
+    }
+}
