@@ -1,0 +1,52 @@
+package io.stallscope.it.broker;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+/** The Kafka versions the harness supports, and the subset the integration tests run. */
+public final class KafkaVersions {
+
+    public static final KafkaVersion V2_8_2 = KafkaVersion.of("2.8.2");
+    public static final KafkaVersion V3_4_1 = KafkaVersion.of("3.4.1");
+    public static final KafkaVersion V3_6_2 = KafkaVersion.of("3.6.2");
+    public static final KafkaVersion V3_7_2 = KafkaVersion.of("3.7.2");
+    public static final KafkaVersion V3_9_2 = KafkaVersion.of("3.9.2");
+    public static final KafkaVersion V4_0_2 = KafkaVersion.of("4.0.2");
+    public static final KafkaVersion V4_1_2 = KafkaVersion.of("4.1.2");
+    public static final KafkaVersion V4_2_1 = KafkaVersion.of("4.2.1");
+    public static final KafkaVersion V4_3_1 = KafkaVersion.of("4.3.1");
+    public static final KafkaVersion V4_4_0 = KafkaVersion.of("4.4.0");
+
+    /** Every version the harness knows how to run. */
+    public static final List<KafkaVersion> SUPPORTED = List.of(
+            V2_8_2, V3_4_1, V3_6_2, V3_7_2, V3_9_2, V4_0_2, V4_1_2, V4_2_1, V4_3_1, V4_4_0);
+
+    /** The versions the per-version integration tests run (one broker at a time). */
+    public static final List<KafkaVersion> TESTED = List.of(
+            V2_8_2, V3_4_1, V3_6_2, V3_7_2, V3_9_2, V4_1_2, V4_4_0);
+
+    public static final KafkaVersion NEWEST = V4_4_0;
+
+    private KafkaVersions() {
+    }
+
+    /**
+     * The versions to test: {@link #TESTED}, or the comma-separated list in the system property
+     * {@code stallscope.kafka.versions} (e.g. {@code -Dstallscope.kafka.versions=3.9.2,4.4.0}).
+     */
+    public static List<KafkaVersion> tested() {
+        String override = System.getProperty("stallscope.kafka.versions", "").trim();
+        if (override.isEmpty()) {
+            return TESTED;
+        }
+        return parseList(override);
+    }
+
+    public static List<KafkaVersion> parseList(String commaSeparated) {
+        return Stream.of(commaSeparated.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .map(KafkaVersion::of)
+                .toList();
+    }
+}
