@@ -44,6 +44,8 @@ final class ChunkReader {
     private long startTicks;
     private double nanosPerTick;
     private long durationNanos;
+    /** In an incomplete chunk: where the last whole event ends (events past it were cut off). */
+    private int eventsEnd = Integer.MAX_VALUE;
 
     /**
      * @param buf       the bytes of this chunk (mapped), starting at {@code base}
@@ -117,10 +119,15 @@ final class ChunkReader {
 
     /** Reads one constant-pool event at {@code offset}; returns its delta to the previous one. */
     private long readPool(int offset, int end) throws JfrFormatException {
+        return readPool(offset, end, false);
+    }
+
+    /** With {@code partial}, a pool cut off by the end of the file yields the entries before the cut. */
+    private long readPool(int offset, int end, boolean partial) throws JfrFormatException {
         Cursor c = new Cursor(buf, base + offset, base + end);
         int size = c.varint();
-        if (size <= 0 || size > end - offset) throw new JfrFormatException("corrupt constant pool event");
-        c.limit = base + offset + size;
+        if (size <= 0 || (size > end - offset && !partial)) throw new JfrFormatException("corrupt constant pool event");
+        c.limit = base + offset + Math.min(size, end - offset);
         long type = c.varlong();
         if (type != 1) throw new JfrFormatException("constant pool expected, found event type " + type);
         c.varlong();
@@ -147,6 +154,7 @@ final class ChunkReader {
     private void salvage(int end) throws JfrFormatException {
         int pos = HEADER_SIZE;
         int metaPos = -1;
+        int cutPool = -1;
         List<Integer> poolPositions = new ArrayList<>();
         while (end - pos > 1) {
             Cursor c = new Cursor(buf, base + pos, base + end);
@@ -158,11 +166,16 @@ final class ChunkReader {
             } catch (JfrFormatException e) {
                 break;
             }
-            if (size <= 0 || size > end - pos) break;
+            if (size <= 0) break;
+            if (size > end - pos) {
+                if (type == 1) cutPool = pos;
+                break;
+            }
             if (type == 0) metaPos = pos;
             if (type == 1) poolPositions.add(pos);
             pos += size;
         }
+        eventsEnd = pos;
         if (metaPos < 0) {
             throw new JfrFormatException("file is cut short before the recording's metadata: nothing can be read");
         }
@@ -172,6 +185,13 @@ final class ChunkReader {
                 readPool(p, end);
             } catch (JfrFormatException e) {
                 file.warnings.add("a constant pool was damaged: " + e.getMessage());
+            }
+        }
+        if (cutPool >= 0) {
+            try {
+                readPool(cutPool, end, true);
+            } catch (JfrFormatException | RuntimeException e) {
+                // Expected: the pool runs into the cut. The entries read before it are kept.
             }
         }
     }
@@ -273,7 +293,8 @@ final class ChunkReader {
                 type = c.varlong();
             } catch (JfrFormatException e) {
                 if (complete) throw new JfrFormatException("corrupt event at offset " + pos + ": " + e.getMessage());
-                file.warnings.add("stopped at a damaged or cut-off event at chunk offset " + pos);
+                // Running into the cut was already warned about; anything earlier is damage.
+                if (pos < eventsEnd) file.warnings.add("stopped at a damaged event at chunk offset " + pos);
                 break;
             }
             long[] cnt;
