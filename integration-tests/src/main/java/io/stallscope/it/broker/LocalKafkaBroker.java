@@ -45,6 +45,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
     private Process broker;
     private Process zooKeeper;
     private Duration lastStart = Duration.ZERO;
+    private long killedAtNanos;
 
     public LocalKafkaBroker(BrokerSpec spec) {
         this.spec = spec;
@@ -119,6 +120,8 @@ public final class LocalKafkaBroker implements KafkaBroker {
 
             if (version.usesZooKeeper() && (zooKeeper == null || !zooKeeper.isAlive())) {
                 startZooKeeper(classpath);
+            } else if (version.usesZooKeeper() && killedAtNanos != 0) {
+                awaitZooKeeperSessionExpiry();
             }
             if (version.usesKRaft() && !Files.exists(dataDir.resolve("meta.properties"))) {
                 formatStorage(classpath, serverProps);
@@ -178,6 +181,20 @@ public final class LocalKafkaBroker implements KafkaBroker {
         }
     }
 
+    /**
+     * After a SIGKILL the dead broker's ephemeral /brokers/ids/N stays in ZooKeeper until its session
+     * expires; a broker started earlier exits with "node already exists". Wait for that expiry.
+     */
+    private void awaitZooKeeperSessionExpiry() {
+        long sessionMs = Long.parseLong(BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls,
+                spec.serverProperties()).getOrDefault("zookeeper.session.timeout.ms", "18000"));
+        long waitUntil = killedAtNanos + TimeUnit.MILLISECONDS.toNanos(sessionMs + 2000 /* tickTime */ + 1000);
+        long left = waitUntil - System.nanoTime();
+        if (left > 0) {
+            sleep(TimeUnit.NANOSECONDS.toMillis(left));
+        }
+    }
+
     private void formatStorage(String classpath, Path serverProps) throws IOException {
         Path idFile = workDir.resolve("cluster.id");
         String clusterId;
@@ -192,7 +209,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
                 Duration.ofSeconds(60), "format-storage");
         if (!r.succeeded()) {
             throw new IllegalStateException("kafka.tools.StorageTool format failed for Kafka " + version + " (exit "
-                    + r.exitCode() + "):\n" + r.output());
+                    + r.exitCode() + "), work dir " + workDir + ":\n" + r.output());
         }
     }
 
@@ -219,6 +236,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
                         Collection<Node> nodes = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS);
                         if (nodes.stream().anyMatch(n -> n.id() == spec.nodeId())) {
                             lastStart = Duration.ofNanos(System.nanoTime() - t0);
+                            killedAtNanos = 0;
                             return;
                         }
                         lastProblem = "describeCluster answered without node " + spec.nodeId() + ": " + nodes;
@@ -252,6 +270,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
         if (broker != null && broker.isAlive()) {
             broker.destroyForcibly();
             waitQuietly(broker, Duration.ofSeconds(10));
+            killedAtNanos = System.nanoTime();
         }
         if (broker != null) {
             ChildProcesses.unregister(broker);
@@ -307,6 +326,17 @@ public final class LocalKafkaBroker implements KafkaBroker {
             throw new IllegalStateException("broker not started");
         }
         return broker.pid();
+    }
+
+    /** The broker JVM's full command line, from /proc (ProcessHandle.Info may omit long ones). */
+    public synchronized List<String> commandLine() {
+        Path cmdline = Path.of("/proc", Long.toString(pid()), "cmdline");
+        try {
+            String raw = new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8);
+            return List.of(raw.split("\0"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + cmdline, e);
+        }
     }
 
     @Override

@@ -45,6 +45,15 @@ final class BrokerTestSupport {
         System.out.println("[timing] " + line);
     }
 
+    /** A process's command line from /proc, arguments joined by spaces; empty if it is gone. */
+    static String commandLine(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     static long millisSince(long nanoStart) {
         return (System.nanoTime() - nanoStart) / 1_000_000;
     }
