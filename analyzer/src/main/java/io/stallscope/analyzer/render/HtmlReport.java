@@ -1,16 +1,252 @@
 package io.stallscope.analyzer.render;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.stallscope.analyzer.analysis.Analysis;
+import io.stallscope.analyzer.analysis.Contention;
+import io.stallscope.analyzer.analysis.Finding;
+import io.stallscope.analyzer.analysis.KafkaThreads;
+import io.stallscope.analyzer.analysis.Wait;
+import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Samples;
+import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.model.ThreadInfo;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
-/** Placeholder until the timeline lands. */
+/**
+ * One self-contained HTML file: the data as JSON in a script element, the timeline's JS and CSS inline, nothing
+ * fetched. Recorded strings reach the page only as escaped text (in the HTML) or as JSON read by JS and inserted
+ * with textContent; in the JSON, {@code <}, {@code >} and {@code &} are escaped so no thread name can close the
+ * script element.
+ */
 public final class HtmlReport {
+    /** Samples and waits embedded at most: a big recording is thinned so the page stays usable. */
+    static final int SAMPLE_BUDGET = 400_000;
+    static final int WAIT_BUDGET = 60_000;
+    static final int STACK_DEPTH = 48;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
     private HtmlReport() {
     }
 
     public static void write(Analysis a, OutputStream out) throws IOException {
-        out.write("<!doctype html><title>stallscope</title>".getBytes());
+        out.write(render(a).getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static String render(Analysis a) throws IOException {
+        Recording rec = a.recording();
+        StringBuilder h = new StringBuilder(1 << 16);
+        h.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n")
+                .append("<title>Stallscope report</title>\n<style>\n").append(resource("report.css")).append("</style></head>\n<body>\n");
+        h.append("<header><h1>Stallscope: lock contention and storage stalls</h1><div class=\"meta\">");
+        List<String> files = new ArrayList<>();
+        rec.files.forEach(f -> files.add(f.path + " (" + String.join("+", f.producers) + ")"));
+        h.append(esc(String.join(", ", files))).append(String.format(Locale.ROOT, " &middot; %.1f s", (rec.endNanos() - rec.startNanos()) / 1e9));
+        h.append("</div></header>\n<section class=\"findings\"><h2>Findings</h2><ol id=\"findings\">\n");
+        for (Finding f : JsonReport.top(a.findings(), a.options().top())) {
+            h.append("<li><span class=\"kind\">").append(esc(f.kind())).append("</span> ").append(esc(f.summary())).append("</li>\n");
+        }
+        if (a.findings().isEmpty()) h.append("<li>No lock contention or storage stall found.</li>\n");
+        h.append("</ol></section>\n");
+        h.append("<div class=\"controls\"><label>Threads <input type=\"text\" id=\"filter\" placeholder=\"filter by name (regex)\"></label>")
+                .append("<button id=\"reset\">Reset zoom</button><span class=\"hint\">wheel: zoom &middot; drag: pan &middot; click: stacks at that moment</span>")
+                .append("<span id=\"status\" class=\"hint\"></span></div>\n");
+        h.append("<div class=\"legend\" id=\"legend\"><span><span class=\"sw\" style=\"background:#43a047\"></span>runnable</span>")
+                .append("<span><span class=\"sw\" style=\"background:#b0bec5\"></span>sleeping/off-CPU</span>")
+                .append("<span><span class=\"sw\" style=\"background:#ff6f00\"></span>in a storage syscall</span>")
+                .append("<span><span class=\"sw\" style=\"background:rgba(0,137,123,0.5)\"></span>Stallscope agent span</span>")
+                .append("<span>bars: waits by lock &middot; outlined: the holder meanwhile (dashed link: inferred)</span></div>\n");
+        h.append("<div id=\"lanes\"><canvas id=\"timeline\"></canvas></div>\n<section id=\"details\"><p class=\"hint\">Click the timeline to see every thread's stack at that moment.</p></section>\n");
+        h.append("<script type=\"application/json\" id=\"stallscope-data\">").append(scriptSafe(MAPPER.writeValueAsString(data(a))))
+                .append("</script>\n<script>\n").append(resource("report.js")).append("</script>\n</body></html>\n");
+        return h.toString();
+    }
+
+    /** JSON that cannot end the script element it sits in, nor start markup: {@code <>&} and line separators escaped. */
+    static String scriptSafe(String json) {
+        StringBuilder sb = new StringBuilder(json.length() + 64);
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            switch (c) {
+                case '<' -> sb.append("\\u003c");
+                case '>' -> sb.append("\\u003e");
+                case '&' -> sb.append("\\u0026");
+                case '\u2028' -> sb.append("\\u2028");
+                case '\u2029' -> sb.append("\\u2029");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    static String esc(String s) {
+        if (s == null) return "";
+        StringBuilder sb = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '&' -> sb.append("&amp;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&#39;");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException("missing resource " + name);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static double ms(long nanos, long origin) {
+        return Math.round((nanos - origin) / 1e4) / 100.0;
+    }
+
+    private static ObjectNode data(Analysis a) {
+        Recording rec = a.recording();
+        long origin = rec.startNanos();
+        long from = Math.max(origin, a.options().from());
+        long to = Math.min(rec.endNanos(), a.options().to());
+        ObjectNode d = MAPPER.createObjectNode();
+        d.put("durationMs", ms(Math.max(to, from + 1), origin));
+
+        // Waits: the longest, if there are too many; locks in the order of the report.
+        List<Wait> waits = new ArrayList<>(a.waits());
+        if (waits.size() > WAIT_BUDGET) {
+            waits.sort(Comparator.comparingLong(Wait::duration).reversed());
+            waits = waits.subList(0, WAIT_BUDGET);
+        }
+        Map<String, Integer> lockIndex = new LinkedHashMap<>();
+        ArrayNode locks = d.putArray("locks");
+        for (Contention c : a.contentions()) {
+            lockIndex.put(c.key, lockIndex.size());
+            locks.addObject().put("label", c.label).put("totalWaitMs", Math.round(c.totalWaitNanos / 1e4) / 100.0);
+        }
+
+        // Lanes: threads in contentions first (by wait, then as holders), then the rest by name.
+        Map<Integer, Long> involvement = new HashMap<>();
+        for (Wait w : a.waits()) {
+            involvement.merge(w.thread, w.duration(), Long::sum);
+            if (w.holder != null) involvement.merge(w.holder.thread(), w.duration(), Long::sum);
+        }
+        Set<Integer> spanThreads = new LinkedHashSet<>();
+        rec.spans.forEach(s -> spanThreads.add(s.thread()));
+        List<ThreadInfo> lanes = new ArrayList<>();
+        for (ThreadInfo t : rec.threads) {
+            boolean involved = involvement.containsKey(t.id());
+            if (!involved && !a.options().threadMatches(t.name())) continue;
+            if (!involved && rec.samples.lane(t.id()).size() == 0 && !spanThreads.contains(t.id())) continue;
+            lanes.add(t);
+        }
+        lanes.sort(Comparator.comparingLong((ThreadInfo t) -> -involvement.getOrDefault(t.id(), 0L))
+                .thenComparing(t -> KafkaThreads.role(t.name()).equals("other"))
+                .thenComparing(ThreadInfo::name).thenComparingInt(ThreadInfo::id));
+        ArrayNode threads = d.putArray("threads");
+        ObjectNode threadPos = d.putObject("threadPos");
+        boolean manyFiles = rec.files.size() > 1;
+        for (ThreadInfo t : lanes) {
+            threadPos.put(String.valueOf(t.id()), threads.size());
+            String name = manyFiles ? "[" + (t.file() + 1) + "] " + t.name() : t.name();
+            threads.addObject().put("id", t.id()).put("name", name).put("file", t.file()).put("role", KafkaThreads.role(t.name()));
+        }
+        ArrayNode intervals = d.putArray("intervalMs");
+        for (long iv : a.intervals()) intervals.add(iv / 1e6);
+
+        // Samples, thinned evenly if over budget; stacks and frames renumbered to those used.
+        long total = 0;
+        for (ThreadInfo t : lanes) total += countIn(rec.samples.lane(t.id()), from, to);
+        int stride = (int) Math.max(1, (total + SAMPLE_BUDGET - 1) / SAMPLE_BUDGET);
+        Map<Integer, Integer> stackIndex = new HashMap<>();
+        Map<Integer, Integer> frameIndex = new HashMap<>();
+        ArrayNode stacks = d.putArray("stacks");
+        ArrayNode frames = d.putArray("frames");
+        ArrayNode stackIo = d.putArray("stackIo");
+        ObjectNode samples = d.putObject("samples");
+        for (ThreadInfo t : lanes) {
+            Samples.Lane lane = rec.samples.lane(t.id());
+            ArrayNode ts = MAPPER.createArrayNode(), ss = MAPPER.createArrayNode(), st = MAPPER.createArrayNode(), ws = MAPPER.createArrayNode();
+            int n = 0;
+            for (int i = lane.firstAtOrAfter(from); i < lane.size() && lane.time(i) <= to; i++) {
+                if (n++ % stride != 0) continue;
+                int stack = lane.stack(i);
+                Integer si = stackIndex.get(stack);
+                if (si == null) {
+                    si = stacks.size();
+                    stackIndex.put(stack, si);
+                    ArrayNode fs = stacks.addArray();
+                    int[] f = rec.stacks.frames(stack);
+                    for (int k = 0; k < f.length && k < STACK_DEPTH; k++) {
+                        Integer fi = frameIndex.get(f[k]);
+                        if (fi == null) {
+                            fi = frames.size();
+                            frameIndex.put(f[k], fi);
+                            frames.add(rec.frames.label(f[k]));
+                        }
+                        fs.add(fi);
+                    }
+                    stackIo.add(a.classifier().io(stack).storage() ? 1 : 0);
+                }
+                ts.add(ms(lane.time(i), origin));
+                ss.add(si);
+                st.add(lane.state(i).ordinal());
+                ws.add(lane.weight(i) * stride);
+            }
+            if (ts.isEmpty()) continue;
+            ObjectNode s = samples.putObject(String.valueOf(t.id()));
+            s.set("t", ts);
+            s.set("s", ss);
+            s.set("st", st);
+            s.set("w", ws);
+        }
+
+        ArrayNode wa = d.putArray("waits");
+        waits.sort(Comparator.comparingLong(w -> w.start));
+        for (Wait w : waits) {
+            ObjectNode n = wa.addObject();
+            n.put("th", w.thread).put("s", ms(w.start, origin)).put("e", ms(w.end, origin)).put("lock", lockIndex.get(w.lockKey));
+            n.put("h", w.holder == null ? -1 : w.holder.thread());
+            n.put("how", w.holder == null ? "" : w.holder.how());
+            n.put("c", w.holder == null ? 0 : w.holder.confidence());
+        }
+        ArrayNode spans = d.putArray("spans");
+        for (Span s : rec.spans) {
+            if (s.end() < from || s.start() > to) continue;
+            spans.addObject().put("th", s.thread()).put("s", ms(s.start(), origin)).put("e", ms(s.end(), origin))
+                    .put("label", s.type() + " " + s.op() + " " + s.topic() + "-" + s.partition());
+        }
+        ArrayNode io = d.putArray("io");
+        for (IoEvent e : rec.io) {
+            if (e.end() < from || e.start() > to || io.size() > WAIT_BUDGET) continue;
+            io.addObject().put("th", e.thread()).put("s", ms(e.start(), origin)).put("e", ms(e.end(), origin)).put("type", e.type());
+        }
+        return d;
+    }
+
+    private static long countIn(Samples.Lane lane, long from, long to) {
+        return lane.firstAtOrAfter(to + 1) - lane.firstAtOrAfter(from);
     }
 }

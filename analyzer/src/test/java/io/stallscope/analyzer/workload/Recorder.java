@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Recorder {
     public static final int SECONDS = 4;
+    /** Recordings made in this test JVM, shared by the test classes that read them. */
+    private static final java.util.Map<String, Path> RECORDED = new java.util.HashMap<>();
 
     private Recorder() {
     }
@@ -41,19 +43,25 @@ public final class Recorder {
     }
 
     /** A wall-clock plus lock recording by async-profiler; returns the .jfr; the ground truth sits beside it. */
-    public static Path asyncProfiler(String mode) throws Exception {
+    public static synchronized Path asyncProfiler(String mode) throws Exception {
+        Path cached = RECORDED.get("ap-" + mode);
+        if (cached != null) return cached;
         Path jfr = workDir().resolve("ap-" + mode + ".jfr");
         String agent = "-agentpath:" + asyncProfilerLibrary() + "=start,event=wall,interval=10ms,lock=0ms,jfr,file=" + jfr;
         run(List.of(agent), mode, jfr);
+        RECORDED.put("ap-" + mode, jfr);
         return jfr;
     }
 
     /** A JDK Flight Recorder recording with monitor-enter, park and file events at zero threshold. */
-    public static Path jdk(String mode) throws Exception {
+    public static synchronized Path jdk(String mode) throws Exception {
+        Path cached = RECORDED.get("jdk-" + mode);
+        if (cached != null) return cached;
         Path jfr = workDir().resolve("jdk-" + mode + ".jfr");
         URL jfc = Recorder.class.getClassLoader().getResource("contention.jfc");
         Path settings = Paths.get(jfc.toURI());
         run(List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=" + settings), mode, jfr);
+        RECORDED.put("jdk-" + mode, jfr);
         return jfr;
     }
 

@@ -1,0 +1,281 @@
+// Stallscope timeline: lanes per thread, lock waits coloured by lock, holders linked to waiters,
+// zoom (wheel), pan (drag), thread filter, and a click that lists every thread's stack at that moment.
+// Every recorded string is inserted with textContent or drawn on the canvas, never parsed as HTML.
+(function () {
+  'use strict';
+  var D = JSON.parse(document.getElementById('stallscope-data').textContent);
+  var PALETTE = ['#e53935', '#1e88e5', '#8e24aa', '#00897b', '#f4511e', '#3949ab', '#c0ca33', '#6d4c41', '#d81b60', '#00acc1', '#5e35b1', '#7cb342'];
+  var STATE_COLOR = ['#43a047', '#b0bec5', '#e53935', '#ffb74d', '#cfd8dc', '#7e57c2', '#9e9e9e'];
+  var STATE_NAME = ['runnable', 'sleeping', 'blocked', 'parked', 'waiting', 'native', 'unknown'];
+  var IO_COLOR = '#ff6f00';
+  var LANE = 20, NAME_W = 300, AXIS_H = 26;
+  var lanesEl = document.getElementById('lanes');
+  var canvas = document.getElementById('timeline');
+  var ctx = canvas.getContext('2d');
+  var details = document.getElementById('details');
+  var status = document.getElementById('status');
+  var view = { from: 0, to: Math.max(1, D.durationMs) };
+  var lanes = D.threads.slice();
+  var laneIndex = {};
+  var selected = null;
+  var width = 800;
+
+  function lockColor(i) { return PALETTE[i % PALETTE.length]; }
+
+  function buildLegend() {
+    var legend = document.getElementById('legend');
+    D.locks.forEach(function (l, i) {
+      var item = document.createElement('span');
+      var sw = document.createElement('span');
+      sw.className = 'sw';
+      sw.style.background = lockColor(i);
+      item.appendChild(sw);
+      item.appendChild(document.createTextNode(l.label));
+      legend.appendChild(item);
+    });
+  }
+
+  function applyFilter(text) {
+    var re = null;
+    if (text) {
+      try { re = new RegExp(text, 'i'); } catch (e) { re = null; }
+    }
+    lanes = D.threads.filter(function (t) {
+      if (!text) return true;
+      return re ? re.test(t.name) : t.name.toLowerCase().indexOf(text.toLowerCase()) >= 0;
+    });
+    laneIndex = {};
+    lanes.forEach(function (t, i) { laneIndex[t.id] = i; });
+    layout();
+  }
+
+  function layout() {
+    var dpr = window.devicePixelRatio || 1;
+    width = Math.max(400, lanesEl.clientWidth || 800);
+    var height = AXIS_H + lanes.length * LANE + 4;
+    canvas.width = width * dpr;
+    canvas.height = height * dpr;
+    canvas.style.width = width + 'px';
+    canvas.style.height = height + 'px';
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    draw();
+  }
+
+  function px(t) { return NAME_W + (t - view.from) / (view.to - view.from) * (width - NAME_W); }
+  function timeAt(x) { return view.from + (x - NAME_W) / (width - NAME_W) * (view.to - view.from); }
+
+  function firstAtOrAfter(arr, t) {
+    var lo = 0, hi = arr.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (arr[mid] < t) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+
+  function niceStep(span) {
+    var raw = span / 8, p = Math.pow(10, Math.floor(Math.log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+  }
+
+  function fmt(ms) { return ms >= 10000 ? (ms / 1000).toFixed(1) + ' s' : ms >= 1000 ? (ms / 1000).toFixed(2) + ' s' : ms.toFixed(ms < 10 ? 2 : 0) + ' ms'; }
+
+  function draw() {
+    ctx.clearRect(0, 0, width, canvas.height);
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    // Axis
+    var step = niceStep(view.to - view.from);
+    ctx.fillStyle = '#455a64';
+    ctx.strokeStyle = '#eceff1';
+    for (var t = Math.ceil(view.from / step) * step; t <= view.to; t += step) {
+      var x = px(t);
+      ctx.beginPath(); ctx.moveTo(x, AXIS_H - 4); ctx.lineTo(x, AXIS_H + lanes.length * LANE); ctx.stroke();
+      ctx.fillText('+' + fmt(t), x + 2, AXIS_H / 2);
+    }
+    var samplesDrawn = 0;
+    lanes.forEach(function (th, i) {
+      var y = AXIS_H + i * LANE;
+      if (i % 2) { ctx.fillStyle = '#f5f7f8'; ctx.fillRect(0, y, width, LANE); }
+      ctx.save();
+      ctx.beginPath(); ctx.rect(0, y, NAME_W - 6, LANE); ctx.clip();
+      ctx.fillStyle = th.role === 'other' ? '#37474f' : '#0d47a1';
+      ctx.fillText(th.name, 4, y + LANE / 2);
+      ctx.restore();
+      ctx.save();
+      ctx.beginPath(); ctx.rect(NAME_W, y, width - NAME_W, LANE); ctx.clip();
+      var s = D.samples[th.id];
+      if (s) {
+        var dt = D.intervalMs[th.file];
+        for (var k = Math.max(0, firstAtOrAfter(s.t, view.from - dt * 1000) - 1); k < s.t.length && s.t[k] <= view.to; k++) {
+          var x0 = px(s.t[k]), x1 = px(s.t[k] + dt * Math.max(1, s.w[k]));
+          var io = D.stackIo[s.s[k]];
+          ctx.fillStyle = io ? IO_COLOR : STATE_COLOR[s.st[k]];
+          ctx.fillRect(x0, y + LANE - 7, Math.max(1.5, x1 - x0), 5);
+          samplesDrawn++;
+        }
+      }
+      D.spans.forEach(function (sp) {
+        if (sp.th !== th.id || sp.e < view.from || sp.s > view.to) return;
+        ctx.fillStyle = 'rgba(0,137,123,0.35)';
+        ctx.fillRect(px(sp.s), y + 1, Math.max(2, px(sp.e) - px(sp.s)), 4);
+      });
+      ctx.restore();
+    });
+    // Waits, then the holder links on top of them.
+    ctx.save();
+    ctx.beginPath(); ctx.rect(NAME_W, AXIS_H, width - NAME_W, lanes.length * LANE); ctx.clip();
+    var waitsDrawn = 0;
+    D.waits.forEach(function (w) {
+      if (w.e < view.from || w.s > view.to) return;
+      var li = laneIndex[w.th];
+      var x0 = px(w.s), x1 = Math.max(px(w.e), x0 + 2);
+      if (li !== undefined) {
+        ctx.fillStyle = lockColor(w.lock);
+        ctx.globalAlpha = 0.8;
+        ctx.fillRect(x0, AXIS_H + li * LANE + 3, x1 - x0, LANE - 12);
+        ctx.globalAlpha = 1;
+        waitsDrawn++;
+      }
+      var hi = w.h >= 0 ? laneIndex[w.h] : undefined;
+      if (hi !== undefined) {
+        ctx.strokeStyle = lockColor(w.lock);
+        ctx.lineWidth = 1.5;
+        ctx.strokeRect(x0, AXIS_H + hi * LANE + 2, x1 - x0, LANE - 10);
+        if (li !== undefined && x1 - x0 > 3) {
+          var xm = (x0 + x1) / 2;
+          ctx.setLineDash(w.how === 'recorded' ? [] : [3, 2]);
+          ctx.beginPath();
+          ctx.moveTo(xm, AXIS_H + li * LANE + LANE / 2);
+          ctx.lineTo(xm, AXIS_H + hi * LANE + LANE / 2);
+          ctx.stroke();
+          ctx.setLineDash([]);
+        }
+      }
+    });
+    ctx.restore();
+    if (selected !== null && selected >= view.from && selected <= view.to) {
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 1;
+      ctx.beginPath(); ctx.moveTo(px(selected), AXIS_H); ctx.lineTo(px(selected), AXIS_H + lanes.length * LANE); ctx.stroke();
+    }
+    status.textContent = lanes.length + ' lanes, ' + waitsDrawn + ' waits and ' + samplesDrawn + ' samples in view, '
+      + fmt(view.from) + ' to ' + fmt(view.to);
+    document.body.setAttribute('data-lanes', String(lanes.length));
+    document.body.setAttribute('data-waits-drawn', String(waitsDrawn));
+  }
+
+  /** The sample of a thread that covers time t, or the nearest within two intervals. */
+  function sampleAt(th, t) {
+    var s = D.samples[th.id];
+    if (!s || !s.t.length) return -1;
+    var dt = D.intervalMs[th.file];
+    var k = firstAtOrAfter(s.t, t);
+    var best = -1, bestGap = 2 * dt;
+    if (k > 0) {
+      var p = k - 1, end = s.t[p] + dt * Math.max(1, s.w[p]);
+      var gap = t <= end ? 0 : t - end;
+      if (gap <= bestGap) { best = p; bestGap = gap; }
+    }
+    if (k < s.t.length && s.t[k] - t < bestGap) best = k;
+    return best;
+  }
+
+  function select(t) {
+    selected = t;
+    draw();
+    while (details.firstChild) details.removeChild(details.firstChild);
+    var h = document.createElement('h3');
+    h.id = 'moment';
+    h.textContent = 'Stacks at +' + fmt(t);
+    details.appendChild(h);
+    var waitingAt = {}, holdingAt = {};
+    D.waits.forEach(function (w) {
+      if (w.s <= t && w.e >= t) {
+        waitingAt[w.th] = w;
+        if (w.h >= 0) holdingAt[w.h] = w;
+      }
+    });
+    var shown = 0;
+    lanes.forEach(function (th) {
+      var k = sampleAt(th, t);
+      var w = waitingAt[th.id], hw = holdingAt[th.id];
+      if (k < 0 && !w && !hw) return;
+      var div = document.createElement('div');
+      div.className = 'thread' + (w ? ' waiting' : hw ? ' holding' : '');
+      div.setAttribute('data-thread', th.name);
+      var title = document.createElement('h4');
+      var s = D.samples[th.id];
+      title.textContent = th.name + (k >= 0 ? ' (' + STATE_NAME[s.st[k]] + ', sampled at +' + fmt(s.t[k]) + ')' : '');
+      div.appendChild(title);
+      if (w) {
+        var note = document.createElement('div');
+        note.className = 'note';
+        note.textContent = 'waiting for ' + D.locks[w.lock].label + (w.h >= 0 ? ', held by ' + D.threads[D.threadPos[w.h]].name
+          + ' (' + w.how + (w.how === 'inferred' ? ', confidence ' + w.c.toFixed(2) : '') + ')' : '') + ' for ' + fmt(w.e - w.s);
+        div.appendChild(note);
+      }
+      if (hw) {
+        var hn = document.createElement('div');
+        hn.className = 'note';
+        hn.textContent = 'holding ' + D.locks[hw.lock].label + ' while ' + D.threads[D.threadPos[hw.th]].name + ' waits';
+        div.appendChild(hn);
+      }
+      if (k >= 0) {
+        var ol = document.createElement('ol');
+        D.stacks[s.s[k]].forEach(function (f) {
+          var li = document.createElement('li');
+          li.textContent = D.frames[f];
+          ol.appendChild(li);
+        });
+        div.appendChild(ol);
+      }
+      details.appendChild(div);
+      shown++;
+    });
+    document.body.setAttribute('data-selected', String(t));
+    document.body.setAttribute('data-stacks-shown', String(shown));
+  }
+
+  // Zoom around the cursor, pan by dragging, click to select a moment, double-click to reset.
+  lanesEl.addEventListener('wheel', function (e) {
+    e.preventDefault();
+    var x = e.offsetX, t = timeAt(Math.max(NAME_W, x));
+    var f = e.deltaY < 0 ? 0.8 : 1.25;
+    var span = Math.min(Math.max((view.to - view.from) * f, 0.05), D.durationMs * 1.5 + 1);
+    var r = (t - view.from) / (view.to - view.from);
+    view.from = t - r * span; view.to = view.from + span;
+    draw();
+  }, { passive: false });
+  var drag = null;
+  lanesEl.addEventListener('mousedown', function (e) { drag = { x: e.clientX, from: view.from, to: view.to, moved: false }; });
+  window.addEventListener('mousemove', function (e) {
+    if (!drag) return;
+    var dx = e.clientX - drag.x;
+    if (Math.abs(dx) > 3) drag.moved = true;
+    var dt = dx / (width - NAME_W) * (drag.to - drag.from);
+    view.from = drag.from - dt; view.to = drag.to - dt;
+    draw();
+  });
+  window.addEventListener('mouseup', function (e) {
+    if (drag && !drag.moved) {
+      var rect = canvas.getBoundingClientRect();
+      var x = e.clientX - rect.left;
+      if (x >= NAME_W) select(timeAt(x));
+    }
+    drag = null;
+  });
+  lanesEl.addEventListener('dblclick', function () { view = { from: 0, to: Math.max(1, D.durationMs) }; draw(); });
+  document.getElementById('filter').addEventListener('input', function (e) { applyFilter(e.target.value); });
+  document.getElementById('reset').addEventListener('click', function () { view = { from: 0, to: Math.max(1, D.durationMs) }; draw(); });
+  window.addEventListener('resize', layout);
+
+  buildLegend();
+  applyFilter('');
+  // Self-test and deep links: #filter=REGEX&t=MS selects a moment as a click would (used by the browser test).
+  var hash = {};
+  location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+    var i = kv.indexOf('=');
+    if (i > 0) hash[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
+  });
+  if (hash.filter) { document.getElementById('filter').value = hash.filter; applyFilter(hash.filter); }
+  if (hash.t !== undefined) select(parseFloat(hash.t));
+  document.body.setAttribute('data-ready', 'true');
+})();

@@ -1,0 +1,141 @@
+package io.stallscope.analyzer.render;
+
+import io.stallscope.analyzer.analysis.Analysis;
+import io.stallscope.analyzer.analysis.Analyzer;
+import io.stallscope.analyzer.analysis.IoOp;
+import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Samples;
+import io.stallscope.analyzer.model.ThreadInfo;
+import io.stallscope.analyzer.read.JfrFileReader;
+import io.stallscope.analyzer.workload.Recorder;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+/**
+ * The HTML report of a real recording: self-contained, every recorded string escaped (the program names a
+ * thread {@code <script>alert(1)</script>}), and, opened in headless Chromium without network, it draws the
+ * lanes and answers a click on a moment with every thread's stack.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HtmlReportTest {
+    private static final String EVIL = "<script>alert(1)</script>";
+    private Analysis analysis;
+    private Path html;
+    private String page;
+
+    @BeforeAll
+    void render() throws Exception {
+        Path jfr = Recorder.asyncProfiler("monitor");
+        Recording rec = new Recording();
+        JfrFileReader.read(jfr, rec, null);
+        analysis = Analyzer.analyze(rec, Options.defaults());
+        html = Paths.get("target", "report-test.html").toAbsolutePath();
+        page = HtmlReport.render(analysis);
+        Files.writeString(html, page);
+    }
+
+    @Test
+    void selfContainedAndEscaped() {
+        assertThat(analysis.recording().threads).anyMatch(t -> t.name().equals(EVIL));
+        assertThat(page).doesNotContain(EVIL).contains("\\u003cscript\\u003ealert(1)\\u003c/script\\u003e");
+        // Nothing loaded from anywhere: no external scripts, styles, images or fonts.
+        assertThat(page.toLowerCase(Locale.ROOT)).doesNotContain(" src=").doesNotContain("<link").doesNotContain("@import")
+                .doesNotContain("url(");
+        assertThat(page).contains("Content-Security-Policy");
+        assertThat(HtmlReport.scriptSafe("{\"n\":\"</script><b>&\"}")).doesNotContain("<").doesNotContain(">").doesNotContain("&");
+        assertThat(HtmlReport.esc(EVIL)).isEqualTo("&lt;script&gt;alert(1)&lt;/script&gt;");
+    }
+
+    @Test
+    void chromiumDrawsLanesAndShowsStacksAtAClickedMoment() throws Exception {
+        Path chromium = chromium();
+        double t = momentInFileIo();
+        String url = html.toUri() + "#t=" + String.format(Locale.ROOT, "%.2f", t);
+        String dom = runChromium(chromium, "--dump-dom", url);
+        assertThat(dom).contains("data-ready=\"true\"");
+        assertThat(attr(dom, "data-lanes")).isGreaterThanOrEqualTo(8);
+        assertThat(attr(dom, "data-waits-drawn")).isGreaterThan(10);
+        assertThat(attr(dom, "data-stacks-shown")).isGreaterThanOrEqualTo(6);
+        assertThat(dom).contains("id=\"moment\"").contains("Stacks at +");
+        assertThat(dom).contains("data-thread=\"data-plane-kafka-request-handler-");
+        assertThat(dom).containsAnyOf("<li>java.io.FileOutputStream.writeBytes</li>", "<li>java.io.FileDescriptor.sync</li>");
+        assertThat(dom).contains("waiting for java.lang.Object@").contains("held by data-plane-kafka-request-handler-");
+        // The markup-named thread is text in the DOM, never an element.
+        assertThat(dom).contains("&lt;script&gt;alert(1)&lt;/script&gt;").doesNotContain(EVIL);
+
+        Path shot = Paths.get("target", "report-screenshot.png").toAbsolutePath();
+        Files.deleteIfExists(shot);
+        runChromium(chromium, "--screenshot=" + shot, url);
+        assertThat(shot).exists();
+        assertThat(Files.size(shot)).isGreaterThan(20_000);
+    }
+
+    /** A moment when some handler was sampled inside a storage syscall. */
+    private double momentInFileIo() {
+        Recording rec = analysis.recording();
+        for (ThreadInfo th : rec.threads) {
+            if (!th.name().startsWith("data-plane-kafka-request-handler-")) continue;
+            Samples.Lane lane = rec.samples.lane(th.id());
+            for (int i = lane.size() / 3; i < lane.size(); i++) {
+                IoOp op = analysis.classifier().io(lane.stack(i));
+                if (op == IoOp.WRITE || op == IoOp.FSYNC) return (lane.time(i) - rec.startNanos()) / 1e6;
+            }
+        }
+        throw new AssertionError("no handler sample in write or fsync");
+    }
+
+    private static int attr(String dom, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(name + "=\"(\\d+)\"").matcher(dom);
+        assertThat(m.find()).as(name).isTrue();
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** /usr/bin/chromium (or -Dstallscope.chromium); required when CI=true, else the test is skipped. */
+    static Path chromium() {
+        Path p = Paths.get(System.getProperty("stallscope.chromium", "/usr/bin/chromium"));
+        if (Files.isExecutable(p)) return p;
+        String reason = "headless Chromium not found at " + p + " (Debian: apt-get install chromium)";
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) fail(reason + "; it is required when CI=true");
+        System.out.println("SKIPPED browser test: " + reason);
+        Assumptions.abort(reason);
+        return p;
+    }
+
+    static String runChromium(Path chromium, String mode, String url) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory("stallscope-chromium-");
+        List<String> cmd = new ArrayList<>(List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--disable-extensions", "--host-resolver-rules=MAP * ~NOTFOUND",
+                "--user-data-dir=" + profile, "--window-size=1400,1000", mode, url));
+        Path out = Files.createTempFile("stallscope-chromium-", ".out");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                fail("chromium did not finish in 120 s");
+            }
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            Files.deleteIfExists(out);
+            try (var walk = Files.walk(profile)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+}
