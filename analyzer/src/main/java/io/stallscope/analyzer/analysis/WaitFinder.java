@@ -128,6 +128,15 @@ public final class WaitFinder {
                 result[f.index] = f.sampleIntervalNanos;
                 continue;
             }
+            // async-profiler leaves the interval 0 when it is the default: 10 ms for cpu, 50 ms for wall.
+            if (f.profilerEvent != null && f.producers.contains("async-profiler")) {
+                long dflt = f.profilerEvent.contains("wall") ? 50_000_000L
+                        : f.profilerEvent.contains("cpu") || f.profilerEvent.contains("itimer") ? 10_000_000L : 0;
+                if (dflt > 0) {
+                    result[f.index] = f.sampleIntervalNanos = dflt;
+                    continue;
+                }
+            }
             List<Long> gaps = new ArrayList<>();
             for (ThreadInfo t : rec.threads) {
                 if (t.file() != f.index) continue;

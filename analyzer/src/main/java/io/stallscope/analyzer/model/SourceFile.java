@@ -15,6 +15,8 @@ public final class SourceFile {
     public long endNanos = Long.MIN_VALUE;
     /** Sampling period in nanoseconds, from the recording's settings or else from the samples themselves. */
     public long sampleIntervalNanos;
+    /** async-profiler's sampling event ("cpu", "wall", ...), when the recording says. */
+    public String profilerEvent;
     public final Set<String> producers = new TreeSet<>();
     public final List<String> warnings = new ArrayList<>();
     /** Events read per type name: what tests cross-check against a second parser. */

@@ -428,6 +428,7 @@ final class ChunkReader {
             case SETTING: {
                 String name = p.fName >= 0 ? str(p.objs[p.fName]) : null;
                 String value = p.fValue >= 0 ? str(p.objs[p.fValue]) : null;
+                if ("event".equals(name) && value != null) file.profilerEvent = value;
                 // async-profiler writes its sampling interval as a setting ("wall" or "interval", in ns).
                 if (value != null && ("wall".equals(name) || "interval".equals(name))) {
                     try {

@@ -78,6 +78,23 @@ class FixtureParseTest {
     }
 
     @Test
+    void kafkaBrokerLockRecordingYieldsItsContendedLocks() throws IOException {
+        // cpu+lock+alloc with a 10 ms lock threshold: no lock event passed it, so the locks come from samples
+        // caught in lock acquisition (monitor enter, ReentrantReadWriteLock) on broker threads.
+        Recording rec = new Recording();
+        JfrFileReader.read(Fixtures.file("async-profiler-2.9-kafka-broker-cpu-lock-alloc.jfr"), rec, null);
+        io.stallscope.analyzer.analysis.Analysis a = io.stallscope.analyzer.analysis.Analyzer.analyze(rec,
+                io.stallscope.analyzer.analysis.Options.defaults());
+        assertThat(rec.files.get(0).sampleIntervalNanos).isEqualTo(10_000_000L);
+        assertThat(a.contentions()).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(a.contentions()).anyMatch(c -> c.lockType.equals("monitor") && c.site.startsWith("kafka."));
+        assertThat(a.contentions()).anyMatch(c -> c.lockType.contains("ReentrantReadWriteLock") && c.site.startsWith("kafka."));
+        assertThat(a.contentions().stream().flatMap(c -> c.waiters().stream()).map(s -> rec.threadName(s.thread)))
+                .anyMatch(n -> n.startsWith("data-plane-kafka-request-handler-"));
+        assertThat(a.findings()).anyMatch(f -> f.kind().equals("contended-locks"));
+    }
+
+    @Test
     void invalidFixtureFailsCleanly() {
         assertThatThrownBy(() -> JfrFileReader.read(Fixtures.file("invalid.jfr"), new Recording(), null))
                 .isInstanceOf(JfrFormatException.class);

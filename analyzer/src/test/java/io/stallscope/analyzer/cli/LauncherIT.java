@@ -1,0 +1,63 @@
+package io.stallscope.analyzer.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.stallscope.analyzer.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The launcher script and the shaded jar, as an operator runs them (after package, by failsafe). */
+class LauncherIT {
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private Result launch(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Paths.get("bin", "analyzer").toAbsolutePath().toString());
+        cmd.addAll(List.of(args));
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void reportsAFleetOfFilesWithJsonAndHtml() throws Exception {
+        Path json = dir.resolve("r.json");
+        Path html = dir.resolve("r.html");
+        Result r = launch("report", Fixtures.file("async-profiler-2.9-kafka-broker-cpu-lock-alloc.jfr").toString(),
+                Fixtures.file("jdk21-default.jfr").toString(), "--json", json.toString(), "--html", html.toString(), "--top", "3");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Contended locks:");
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.get("files")).hasSize(2);
+        assertThat(root.get("contentions").size()).isBetween(1, 3);
+        assertThat(root.get("findings").size()).isBetween(1, 3);
+        assertThat(Files.readString(html)).startsWith("<!doctype html>");
+    }
+
+    @Test
+    void unknownOptionIsOneLineAndExitTwo() throws Exception {
+        Result r = launch("report", "--frobnicate");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).startsWith("analyzer: ").doesNotContain("\n");
+        Result bad = launch("report", Fixtures.file("invalid.jfr").toString());
+        assertThat(bad.code()).isEqualTo(1);
+        assertThat(bad.err().strip()).startsWith("analyzer: ").doesNotContain("\n");
+    }
+}
