@@ -36,6 +36,11 @@ public abstract class InstrumentationPoint {
         return null;
     }
 
+    /** Said after the reason when no candidate matched and that is expected in some versions; null if not. */
+    public String whenAbsent() {
+        return null;
+    }
+
     /** Whether this point lives in the JDK, which is loaded before the agent and needs the bootstrap path. */
     public boolean inJdk() {
         return false;

@@ -83,10 +83,9 @@ public final class PlanResolver {
         if (!found.isEmpty()) {
             return PointPlan.matched(point, found);
         }
-        if (!mismatches.isEmpty()) {
-            return PointPlan.skipped(point, String.join("; ", mismatches));
-        }
-        return PointPlan.skipped(point, "no class of " + point.types() + " on the class path");
+        String reason = mismatches.isEmpty()
+            ? "no class of " + point.types() + " on the class path" : String.join("; ", mismatches);
+        return PointPlan.skipped(point, point.whenAbsent() == null ? reason : point.whenAbsent() + " (" + reason + ")");
     }
 
     /**

@@ -39,6 +39,11 @@ public final class SnapshotFlushPoint extends InstrumentationPoint {
     }
 
     @Override
+    public String whenAbsent() {
+        return "expected before Kafka 3.7: there the snapshot fsync is part of snapshot_write, on the roll";
+    }
+
+    @Override
     public String describe() {
         return "UnifiedLog.flushProducerStateSnapshot(Path)";
     }

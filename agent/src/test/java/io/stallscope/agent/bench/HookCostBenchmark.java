@@ -1,0 +1,67 @@
+package io.stallscope.agent.bench;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.stallscope.agent.bootstrap.Hooks;
+import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.config.AgentOptions;
+import io.stallscope.agent.model.ThreadRoles;
+import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.report.OpMetrics;
+import io.stallscope.agent.report.OpRecorder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Exactly what the advice adds to one instrumented call: Hooks.enter and Hooks.exit into the real
+ * recorder and Micrometer timers, on a request-handler thread, below every reporting threshold.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class HookCostBenchmark {
+    private final Object subject = new Object();
+    private io.micrometer.core.instrument.Timer timer;
+
+    @Setup(Level.Trial)
+    public void setUp() throws Exception {
+        Thread.currentThread().setName("data-plane-kafka-request-handler-0");
+        OpMetrics metrics = new OpMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT), false, 100);
+        timer = metrics.timer(Op.RECORDS_APPEND, 1);
+        Hooks.install(new OpRecorder(metrics, new ThreadRoles(List.of("CONTROLLER")),
+            AgentOptions.parse("", java.util.Map.of()), BrokerLog.get(), false));
+    }
+
+    @Benchmark
+    public long enterExit() {
+        long start = Hooks.enter(Op.RECORDS_APPEND);
+        Hooks.exit(Op.RECORDS_APPEND, start, subject, 1100, null);
+        return start;
+    }
+
+    /** The Micrometer timer alone, for the split of the cost. */
+    @Benchmark
+    public void timerOnly() {
+        timer.record(1000, TimeUnit.NANOSECONDS);
+    }
+
+    @Benchmark
+    public long baseline() {
+        return System.nanoTime();
+    }
+}

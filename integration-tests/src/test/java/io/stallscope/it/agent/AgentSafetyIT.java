@@ -1,0 +1,110 @@
+package io.stallscope.it.agent;
+
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.KafkaBroker;
+import io.stallscope.it.broker.KafkaClasspath;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaJdks;
+import io.stallscope.it.broker.KafkaVersion;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The agent never takes a broker down: bad options, a taken port; and it stays out of Kafka's tools. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class AgentSafetyIT {
+    private static final KafkaVersion VERSION = KafkaVersion.of("3.9.2");
+
+    @Test
+    void aMistypedOptionIsOneErrorLineAndTheBrokerRunsWithoutTheAgent() throws Exception {
+        BrokerSpec spec = BrokerSpec.builder(VERSION).name("agent-bad-option")
+            .javaAgent(AgentJar.path(), "promethus=9404").build();
+        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+            broker.start();
+            KafkaClients.createTopic(broker, "t", 1, KafkaClients.SMALL_SEGMENTS);
+            assertThat(KafkaClients.produce(broker, "t", 100, 100)).isEqualTo(100);
+            List<String> agentLines = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
+                .filter(l -> l.contains("stallscope")).toList();
+            assertThat(agentLines).hasSize(1);
+            assertThat(agentLines.get(0)).contains("ERROR")
+                .contains("invalid agent options: unknown option 'promethus' (did you mean 'prometheus'?)")
+                .contains("the agent is inactive and the broker starts without it");
+        }
+    }
+
+    @Test
+    void strictRefusesToStartOnABadOption() {
+        BrokerSpec spec = BrokerSpec.builder(VERSION).name("agent-strict").startTimeout(Duration.ofSeconds(40))
+            .javaAgent(AgentJar.path(), "promethus=9404,strict=true").build();
+        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+            assertThatThrownBy(broker::start).isInstanceOf(RuntimeException.class);
+            assertThat(broker.isRunning()).isFalse();
+            String out = readQuietly(broker);
+            assertThat(out).contains("unknown option 'promethus'").contains("strict=true: refusing to start the JVM");
+        }
+    }
+
+    @Test
+    void aTakenPortLeavesTheBrokerRunningAndSaysSo() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int port = taken.getLocalPort();
+            BrokerSpec spec = BrokerSpec.builder(VERSION).name("agent-taken-port")
+                .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port).build();
+            try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+                broker.start();
+                KafkaClients.createTopic(broker, "t", 1, KafkaClients.SMALL_SEGMENTS);
+                assertThat(KafkaClients.produce(broker, "t", 100, 100)).isEqualTo(100);
+                String startup = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
+                    .filter(l -> l.contains("Stallscope ") && l.contains("active (premain)")).findFirst().orElseThrow();
+                assertThat(startup).contains("prometheus endpoint 127.0.0.1:" + port + " not served")
+                    .contains("instrumented 11 of 11 points");
+            }
+        }
+    }
+
+    @Test
+    void kafkasCommandLineToolsGetKafkaOptsButTheAgentStaysSilent() throws Exception {
+        BrokerSpec spec = BrokerSpec.builder(VERSION).name("agent-tools").build();
+        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+            broker.start();
+            KafkaClients.createTopic(broker, "t", 1, KafkaClients.SMALL_SEGMENTS);
+            int port = FreePorts.next();
+            // as kafka-producer-perf-test.sh would run with KAFKA_OPTS="-javaagent:..." exported for the broker
+            Process tool = new ProcessBuilder(KafkaJdks.defaultJdk().resolve("bin/java").toString(),
+                "-javaagent:" + AgentJar.path() + "=prometheus=127.0.0.1:" + port,
+                "-cp", KafkaClasspath.asString(VERSION), "org.apache.kafka.tools.ProducerPerformance",
+                "--topic", "t", "--num-records", "200", "--record-size", "100", "--throughput", "-1",
+                "--producer-props", "bootstrap.servers=" + broker.bootstrapServers())
+                .redirectErrorStream(true).start();
+            String output = new String(tool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(tool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(tool.exitValue()).as(output).isZero();
+            assertThat(output).contains("200 records sent").doesNotContainIgnoringCase("stallscope");
+            assertThat(io.stallscope.it.broker.FreePorts.isListening(port)).isFalse();
+        }
+    }
+
+    private static String readQuietly(KafkaBroker broker) {
+        StringBuilder sb = new StringBuilder();
+        for (var file : List.of(broker.stdoutFile(), broker.logFile())) {
+            try {
+                sb.append(Files.readString(file, StandardCharsets.ISO_8859_1));
+            } catch (Exception ignored) {
+                // a broker that never started may not have written its log
+            }
+        }
+        return sb.toString();
+    }
+}
