@@ -97,10 +97,11 @@ class BrokerLifecycleIT {
         }
     }
 
-    @Test
+    @ParameterizedTest(name = "Kafka {0}")
+    @ValueSource(strings = {"2.8.2", "4.4.0"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void sslListenerServesProduceAndFetch() {
-        BrokerSpec spec = BrokerSpec.builder(KafkaVersions.V3_9_2).name("ssl").withSslListener().build();
+    void sslListenerServesProduceAndFetch(String v) {
+        BrokerSpec spec = BrokerSpec.builder(v).name("ssl").withSslListener().build();
         try (LocalKafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
             assertThat(broker.sslBootstrapServers()).startsWith("127.0.0.1:").isNotEqualTo(broker.bootstrapServers());
@@ -111,6 +112,7 @@ class BrokerLifecycleIT {
             Map<String, Object> consumer = new HashMap<>(KafkaClients.consumerConfig(broker));
             consumer.putAll(broker.sslClientProperties());
             assertThat(KafkaClients.consumeAll(consumer, "tls", true, Duration.ofSeconds(60))).isEqualTo(2_000);
+            assertThat(BrokerTestSupport.read(broker.logFile())).contains("SSL://127.0.0.1:" + broker.sslBootstrapServers().split(":")[1]);
             // A plaintext client against the SSL port gets nowhere.
             Map<String, Object> wrong = new HashMap<>(KafkaClients.consumerConfig(broker));
             wrong.put("bootstrap.servers", broker.sslBootstrapServers());
