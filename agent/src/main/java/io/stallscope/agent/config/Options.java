@@ -29,7 +29,7 @@ public final class Options {
 
     static {
         List<OptionSpec> all = new ArrayList<>();
-        all.add(new OptionSpec(CONFIG, "",
+        all.add(new OptionSpec(CONFIG, "(none)",
             "A properties file with more options; keys given directly win over the file's.", Values::text));
         all.add(new OptionSpec(PROMETHEUS, "off",
             "Serve Prometheus text format on HOST:PORT (a bare PORT binds 127.0.0.1), or off.", Values::endpoint));

@@ -142,6 +142,11 @@ class AgentInProcessTest {
         assertThat(count(metrics, "transfer_to", "network")).isEqualTo(1);
         assertThat(metrics).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"1.0E-5\"}")
             .contains("le=\"10.0\"");
+        for (String[] row : io.stallscope.agent.docs.ReferenceTables.METRICS) {
+            if (!row[0].equals("stallscope_op_topic_seconds")) { // needs topic.labels=true
+                assertThat(metrics).as("README metric " + row[0]).contains("\n" + row[0]);
+            }
+        }
         ObjectName mbean = new ObjectName("io.stallscope:type=OpStats,op=records_append,role=request_handler");
         assertThat((Long) ManagementFactory.getPlatformMBeanServer().getAttribute(mbean, "Count")).isEqualTo(APPENDS);
     }
