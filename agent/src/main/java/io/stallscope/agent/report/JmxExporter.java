@@ -1,8 +1,5 @@
 package io.stallscope.agent.report;
 
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.distribution.CountAtBucket;
-import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.model.ThreadRole;
 
@@ -11,10 +8,9 @@ import javax.management.ObjectName;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Registers one MBean per op and thread role, reading the same timers Prometheus scrapes. (Micrometer's
+ * Registers one MBean per op and thread role, reading the same histograms Prometheus scrapes. (Micrometer's
  * JMX registry would record every call a second time, into a Dropwizard reservoir that takes a lock.)
  */
 public final class JmxExporter implements AutoCloseable {
@@ -29,7 +25,8 @@ public final class JmxExporter implements AutoCloseable {
                 if (server.isRegistered(name)) {
                     server.unregisterMBean(name);
                 }
-                server.registerMBean(new javax.management.StandardMBean(new OpStats(metrics.timer(op, role.ordinal())), OpStatsMBean.class), name);
+                server.registerMBean(new javax.management.StandardMBean(new OpStats(metrics.histogram(op, role.ordinal())),
+                    OpStatsMBean.class), name);
                 registered.add(name);
             }
         }
@@ -49,42 +46,36 @@ public final class JmxExporter implements AutoCloseable {
     }
 
     static final class OpStats implements OpStatsMBean {
-        private final Timer timer;
+        private final OpHistogram histogram;
 
-        OpStats(Timer timer) {
-            this.timer = timer;
+        OpStats(OpHistogram histogram) {
+            this.histogram = histogram;
         }
 
         @Override
         public long getCount() {
-            return timer.count();
+            return histogram.count();
         }
 
         @Override
         public double getTotalSeconds() {
-            return timer.totalTime(TimeUnit.SECONDS);
+            return histogram.sumNanos() / 1e9;
         }
 
         @Override
         public double getMeanSeconds() {
-            return timer.mean(TimeUnit.SECONDS);
+            long n = histogram.count();
+            return n == 0 ? 0 : histogram.sumNanos() / 1e9 / n;
         }
 
         @Override
         public double getMaxSeconds() {
-            return timer.max(TimeUnit.SECONDS);
+            return histogram.maxNanos() / 1e9;
         }
 
         @Override
         public double getP99Seconds() {
-            HistogramSnapshot snapshot = timer.takeSnapshot();
-            double target = snapshot.count() * 0.99;
-            for (CountAtBucket bucket : snapshot.histogramCounts()) {
-                if (bucket.count() >= target && snapshot.count() > 0) {
-                    return bucket.bucket(TimeUnit.SECONDS);
-                }
-            }
-            return snapshot.count() == 0 ? 0 : snapshot.max(TimeUnit.SECONDS);
+            return histogram.quantileUpperBoundSeconds(0.99);
         }
     }
 }

@@ -3,53 +3,51 @@ package io.stallscope.agent.report;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
 
-import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
- * The agent's meters. Timers per op and thread role are created up front in arrays, so the hot
- * path records without a tag lookup. Histogram buckets resolve 10 us to 10 s.
+ * The agent's meters. Latency histograms per op and thread role are {@link OpHistogram}s created up
+ * front in arrays, so the hot path records without a lookup; counters are Micrometer's.
  */
 public final class OpMetrics {
-    public static final String OP_TIMER = "stallscope.op";
+    public static final String OP_SECONDS = "stallscope_op_seconds";
     /** A second name: Prometheus wants one set of label keys per metric name. */
-    public static final String OP_TOPIC_TIMER = "stallscope.op.topic";
+    public static final String OP_TOPIC_SECONDS = "stallscope_op_topic_seconds";
     public static final String OP_BYTES = "stallscope.op.bytes";
     public static final String OP_ERRORS = "stallscope.op.errors";
     public static final String FLUSH_NOOP = "stallscope.flush.noop";
     public static final String SLOW_OPS = "stallscope.slow.ops";
     public static final String ADVICE_ERRORS = "stallscope.advice.errors";
-    public static final String INSTRUMENTED = "stallscope.instrumented";
 
-    /** Bucket bounds: a 1-2.5-5 ladder from 10 us to 10 s. */
-    static final Duration[] BUCKETS = buckets();
     private static final String OTHER_TOPIC = "_other";
+    private static final int ROLES = ThreadRole.values().length;
 
-    private final MeterRegistry registry;
-    private final Timer[][] timers = new Timer[Op.COUNT][ThreadRole.values().length];
-    private final Counter[][] bytes = new Counter[Op.COUNT][ThreadRole.values().length];
-    private final Counter[][] errors = new Counter[Op.COUNT][ThreadRole.values().length];
-    private final Counter[][] slow = new Counter[Op.COUNT][ThreadRole.values().length];
-    private final Counter[] noopFlushes = new Counter[ThreadRole.values().length];
+    private final OpHistogram[][] histograms = new OpHistogram[Op.COUNT][ROLES];
+    private final Counter[][] bytes = new Counter[Op.COUNT][ROLES];
+    private final Counter[][] errors = new Counter[Op.COUNT][ROLES];
+    private final Counter[][] slow = new Counter[Op.COUNT][ROLES];
+    private final Counter[] noopFlushes = new Counter[ROLES];
     private final Counter[] adviceErrors = new Counter[Op.COUNT];
     private final boolean topicLabels;
     private final int topicLabelsMax;
-    private final ConcurrentHashMap<String, Timer> topicTimers = new ConcurrentHashMap<>();
+    private final Map<String, OpHistogram> topicHistograms = new ConcurrentHashMap<>();
+    private final Map<String, String[]> topicLabelValues = new ConcurrentHashMap<>();
 
     public OpMetrics(MeterRegistry registry, boolean topicLabels, int topicLabelsMax) {
-        this.registry = registry;
         this.topicLabels = topicLabels;
         this.topicLabelsMax = topicLabelsMax;
         for (int op = 0; op < Op.COUNT; op++) {
             for (ThreadRole role : ThreadRole.values()) {
                 Tags tags = Tags.of("op", Op.name(op), "role", role.label());
-                timers[op][role.ordinal()] = timer(tags);
+                histograms[op][role.ordinal()] = new OpHistogram();
                 bytes[op][role.ordinal()] = Counter.builder(OP_BYTES).tags(tags).baseUnit("bytes")
                     .description("Bytes moved by the op, where it has a byte count").register(registry);
                 errors[op][role.ordinal()] = Counter.builder(OP_ERRORS).tags(tags)
@@ -66,23 +64,9 @@ public final class OpMetrics {
                 .description("Segment flushes with nothing written since the segment's last flush (KAFKA-132)")
                 .register(registry);
         }
-    }
-
-    private Timer timer(Tags tags) {
-        return timer(OP_TIMER, tags);
-    }
-
-    private Timer timer(String name, Tags tags) {
-        return Timer.builder(name).tags(tags)
-            .description("Time spent in an instrumented storage-path operation")
-            .serviceLevelObjectives(BUCKETS)
-            .minimumExpectedValue(BUCKETS[0])
-            .maximumExpectedValue(BUCKETS[BUCKETS.length - 1])
-            .register(registry);
-    }
-
-    public MeterRegistry registry() {
-        return registry;
+        if (registry instanceof PrometheusMeterRegistry) {
+            ((PrometheusMeterRegistry) registry).getPrometheusRegistry().register(new HistogramCollector(this));
+        }
     }
 
     public boolean topicLabels() {
@@ -90,7 +74,7 @@ public final class OpMetrics {
     }
 
     public void record(int op, int role, long durationNanos, long byteCount, boolean failed) {
-        timers[op][role].record(durationNanos, TimeUnit.NANOSECONDS);
+        histograms[op][role].record(durationNanos);
         if (byteCount > 0) {
             bytes[op][role].increment(byteCount);
         }
@@ -99,24 +83,22 @@ public final class OpMetrics {
         }
     }
 
-    /** Only with topic.labels=true: a timer per op, role and topic-partition, capped. */
+    /** Only with topic.labels=true: a histogram per op, role and topic-partition, capped. */
     public void recordTopic(int op, int role, TopicPartition tp, long durationNanos) {
         String topic = tp == null ? "" : tp.topic();
         String partition = tp == null ? "" : Integer.toString(tp.partition());
         String key = op + "/" + role + "/" + topic + "/" + partition;
-        Timer t = topicTimers.get(key);
-        if (t == null) {
-            if (topicTimers.size() >= topicLabelsMax * Op.COUNT) {
+        OpHistogram h = topicHistograms.get(key);
+        if (h == null) {
+            if (topicHistograms.size() >= topicLabelsMax * Op.COUNT) {
                 topic = OTHER_TOPIC;
                 partition = "";
                 key = op + "/" + role + "/" + OTHER_TOPIC;
             }
-            final String finalTopic = topic;
-            final String finalPartition = partition;
-            t = topicTimers.computeIfAbsent(key, k -> timer(OP_TOPIC_TIMER, Tags.of("op", Op.name(op),
-                "role", ThreadRole.of(role).label(), "topic", finalTopic, "partition", finalPartition)));
+            topicLabelValues.putIfAbsent(key, new String[] {Op.name(op), ThreadRole.of(role).label(), topic, partition});
+            h = topicHistograms.computeIfAbsent(key, k -> new OpHistogram());
         }
-        t.record(durationNanos, TimeUnit.NANOSECONDS);
+        h.record(durationNanos);
     }
 
     public void slow(int op, int role) {
@@ -131,21 +113,26 @@ public final class OpMetrics {
         adviceErrors[op].increment();
     }
 
-    public Timer timer(int op, int role) {
-        return timers[op][role];
+    public OpHistogram histogram(int op, int role) {
+        return histograms[op][role];
     }
 
-    private static Duration[] buckets() {
-        long[] ladder = {1, 2, 5};
-        java.util.List<Duration> out = new java.util.ArrayList<>();
-        for (long decade = 10_000L; decade <= 10_000_000_000L; decade *= 10) {
-            for (long step : ladder) {
-                long nanos = step == 2 ? decade * 25 / 10 : decade * step;
-                if (nanos <= 10_000_000_000L) {
-                    out.add(Duration.ofNanos(nanos));
-                }
+    /** Every op and role histogram with its labels {op, role}. */
+    void forEachHistogram(BiConsumer<String[], OpHistogram> action) {
+        for (int op = 0; op < Op.COUNT; op++) {
+            for (ThreadRole role : ThreadRole.values()) {
+                action.accept(new String[] {Op.name(op), role.label()}, histograms[op][role.ordinal()]);
             }
         }
-        return out.toArray(new Duration[0]);
+    }
+
+    /** Per-topic histograms keyed by their labels {op, role, topic, partition}. */
+    Map<String[], OpHistogram> topicHistograms() {
+        if (topicHistograms.isEmpty()) {
+            return Collections.emptyMap();
+        }
+        Map<String[], OpHistogram> out = new java.util.LinkedHashMap<>();
+        topicHistograms.forEach((key, h) -> out.put(topicLabelValues.get(key), h));
+        return out;
     }
 }

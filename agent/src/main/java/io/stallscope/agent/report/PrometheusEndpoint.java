@@ -27,9 +27,17 @@ public final class PrometheusEndpoint implements AutoCloseable {
         server.setExecutor(executor);
         server.createContext("/", exchange -> {
             try {
-                byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+                int status = 200;
+                byte[] body;
+                try {
+                    body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+                } catch (RuntimeException e) {
+                    // say why instead of dropping the connection; the broker is unaffected
+                    status = 500;
+                    body = ("stallscope: scrape failed: " + e + "\n").getBytes(StandardCharsets.UTF_8);
+                }
                 exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
-                exchange.sendResponseHeaders(200, body.length);
+                exchange.sendResponseHeaders(status, body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
                 }

@@ -1,5 +1,6 @@
 package io.stallscope.agent.runtime;
 
+import io.micrometer.core.instrument.distribution.pause.NoPauseDetector;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
@@ -57,6 +58,9 @@ final class RunningAgent {
             problems.add("no jdk.jfr module in this JVM: JFR events off");
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        // Micrometer's default pause detector runs a LatencyUtils thread inside the broker and adds
+        // work to every record: the agent measures stalls itself, it needs no coordinated-omission fix
+        registry.config().pauseDetector(new NoPauseDetector());
         OpMetrics metrics = new OpMetrics(registry, options.topicLabels(), options.topicLabelsMax());
         List<String> controllerListeners = options.controllerListeners();
         if (controllerListeners == null) {

@@ -208,6 +208,10 @@ class AgentInProcessTest {
         HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + port + "/metrics").openConnection();
         c.setConnectTimeout(2000);
         c.setReadTimeout(5000);
+        if (c.getResponseCode() != 200) {
+            throw new AssertionError("scrape answered " + c.getResponseCode() + ": "
+                + new String(c.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
         try (InputStream in = c.getInputStream()) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } finally {

@@ -1,0 +1,90 @@
+package io.stallscope.it.bench;
+
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.KafkaBroker;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaVersion;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.ProducerPerfResult;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * End-to-end A/B: Kafka's own ProducerPerformance against a fresh local broker without the agent (A)
+ * and with it (B, Prometheus endpoint on, as an operator runs it), alternating A and B each round so
+ * that drift on the machine hits both alike. Prints each run and the medians.
+ * Usage: AgentOverheadBench AGENT_JAR [--version 3.9.2] [--rounds 3] [--records 1000000] [--record-size 1024]
+ */
+public final class AgentOverheadBench {
+    private AgentOverheadBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path agent = Path.of(args[0]);
+        String version = "3.9.2";
+        int rounds = 3;
+        long records = 1_000_000;
+        int size = 1024;
+        for (int i = 1; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--version" -> version = args[i + 1];
+                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--records" -> records = Long.parseLong(args[i + 1]);
+                case "--record-size" -> size = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        List<ProducerPerfResult> plain = new ArrayList<>();
+        List<ProducerPerfResult> withAgent = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            plain.add(run(version, null, records, size));
+            System.out.println("round " + round + " A (no agent):   " + plain.get(plain.size() - 1));
+            withAgent.add(run(version, agent, records, size));
+            System.out.println("round " + round + " B (with agent): " + withAgent.get(withAgent.size() - 1));
+        }
+        System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes, acks=all, 1 MiB segments:%n",
+            version, rounds, records, size);
+        row("records/s", plain, withAgent, ProducerPerfResult::recordsPerSec);
+        row("p50 ms", plain, withAgent, r -> r.p50Ms());
+        row("p99 ms", plain, withAgent, r -> r.p99Ms());
+        row("p99.9 ms", plain, withAgent, r -> r.p999Ms());
+        row("max ms", plain, withAgent, r -> r.maxLatencyMs());
+    }
+
+    private static ProducerPerfResult run(String version, Path agent, long records, int size) {
+        BrokerSpec.Builder spec = BrokerSpec.builder(KafkaVersion.of(version)).name(agent == null ? "bench-a" : "bench-b");
+        if (agent != null) {
+            spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next());
+        }
+        try (KafkaBroker broker = new LocalKafkaBroker(spec.build())) {
+            broker.start();
+            KafkaClients.createTopic(broker, "bench", 1, KafkaClients.SMALL_SEGMENTS);
+            return KafkaClients.producerPerformance(broker, "bench", records, size, -1, Map.of(), Duration.ofMinutes(10));
+        }
+    }
+
+    private static void row(String name, List<ProducerPerfResult> a, List<ProducerPerfResult> b,
+                            ToDoubleFunction<ProducerPerfResult> metric) {
+        double ma = median(a, metric);
+        double mb = median(b, metric);
+        System.out.printf(Locale.ROOT, "  %-10s median A %10.1f   B %10.1f   B/A %.3f   (A %s, B %s)%n", name, ma, mb,
+            mb / ma, values(a, metric), values(b, metric));
+    }
+
+    private static double median(List<ProducerPerfResult> runs, ToDoubleFunction<ProducerPerfResult> metric) {
+        double[] v = runs.stream().mapToDouble(metric).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static String values(List<ProducerPerfResult> runs, ToDoubleFunction<ProducerPerfResult> metric) {
+        return Arrays.toString(runs.stream().mapToDouble(metric).map(d -> Math.round(d * 10) / 10.0).toArray());
+    }
+}
