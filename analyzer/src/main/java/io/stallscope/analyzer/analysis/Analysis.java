@@ -4,7 +4,10 @@ import io.stallscope.analyzer.model.Recording;
 
 import java.util.List;
 
-/** The result of analysing a recording: waits with their holders, per-lock contentions and findings. */
+/**
+ * The result of analysing a recording: per-lock contentions, findings, and the waits with their holders
+ * (all of them, or the longest {@link Analyzer#RETAINED_WAITS} in a huge recording; contentions count all).
+ */
 public record Analysis(Recording recording, Options options, long[] intervals, StackClassifier classifier,
                        List<Wait> waits, List<Contention> contentions, List<Finding> findings) {
 

@@ -7,28 +7,33 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /** Runs the analysis steps in order: waits, holders, contentions, findings. */
 public final class Analyzer {
     private Analyzer() {
     }
 
+    /** Waits kept for the timeline and for callers: all of them up to this many, else the longest. */
+    static final int RETAINED_WAITS = 200_000;
+
     public static Analysis analyze(Recording rec, Options o) {
         rec.samples.sort();
         long[] intervals = WaitFinder.intervals(rec);
         StackClassifier classifier = new StackClassifier(rec.frames, rec.stacks);
-        List<Wait> waits = new ArrayList<>();
-        for (Wait w : new WaitFinder(rec, classifier, intervals).find()) {
-            if (!o.threadMatches(rec.threadName(w.thread)) || w.end < o.from() || w.start > o.to()) continue;
-            if (w.duration() < o.minWaitNanos()) continue;
-            waits.add(w);
-        }
-        waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread));
         HolderAttributor holders = new HolderAttributor(rec, classifier, intervals);
-        waits.forEach(holders::attribute);
-
         Map<String, Contention> byLock = new LinkedHashMap<>();
-        for (Wait w : waits) byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
+        PriorityQueue<Wait> retained = new PriorityQueue<>(Comparator.comparingLong(Wait::duration));
+        new WaitFinder(rec, classifier, intervals).find(w -> {
+            if (!o.threadMatches(rec.threadName(w.thread)) || w.end < o.from() || w.start > o.to()) return;
+            if (w.duration() < o.minWaitNanos()) return;
+            holders.attribute(w);
+            byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
+            retained.add(w);
+            if (retained.size() > RETAINED_WAITS) retained.poll();
+        });
+        List<Wait> waits = new ArrayList<>(retained);
+        waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread));
         List<Contention> contentions = new ArrayList<>(byLock.values());
         contentions.sort(Comparator.comparingLong((Contention c) -> c.totalWaitNanos).reversed()
                 .thenComparing(c -> c.key));

@@ -2,18 +2,24 @@ package io.stallscope.analyzer.analysis;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** One lock: everyone who waited for it, and who held it while they did. */
+/**
+ * One lock: everyone who waited for it, and who held it while they did. Waits are added one by one and only
+ * their sums are kept, so a recording with millions of waits costs memory per thread, not per wait.
+ */
 public final class Contention {
     public final String key;
     public final String label;
     public final String lockType;
     public final String site;
-    public final List<Wait> waits = new ArrayList<>();
     public long totalWaitNanos;
+    public int waitCount;
+    public long longestWaitNanos;
+    private final Map<Integer, Share> waiters = new HashMap<>();
+    private final Map<Integer, HolderShare> holders = new HashMap<>();
 
     Contention(Wait first) {
         this.key = first.lockKey;
@@ -23,62 +29,41 @@ public final class Contention {
     }
 
     void add(Wait w) {
-        waits.add(w);
-        totalWaitNanos += w.duration();
+        long d = w.duration();
+        totalWaitNanos += d;
+        waitCount++;
+        longestWaitNanos = Math.max(longestWaitNanos, d);
+        waiters.computeIfAbsent(w.thread, Share::new).add(d);
+        if (w.holder != null) holders.computeIfAbsent(w.holder.thread(), HolderShare::new).add(w, d);
     }
 
     /** Total wait per waiting thread, longest first. */
     public List<Share> waiters() {
-        Map<Integer, Share> m = new LinkedHashMap<>();
-        for (Wait w : waits) m.computeIfAbsent(w.thread, Share::new).add(w.duration());
-        return sorted(m);
+        return sorted(waiters.values());
     }
 
     /** For each holder, the wait it caused (the waits attributed to it), most first. */
-    public List<Share> holders() {
-        Map<Integer, Share> m = new LinkedHashMap<>();
-        for (Wait w : waits) {
-            if (w.holder != null) m.computeIfAbsent(w.holder.thread(), Share::new).add(w.duration());
-        }
-        return sorted(m);
+    public List<HolderShare> holders() {
+        return sorted(holders.values());
     }
 
     /** The holder that caused most of the waiting, with its most telling attribution; null when unknown. */
     public Holder mainHolder() {
-        List<Share> hs = holders();
+        List<HolderShare> hs = holders();
         if (hs.isEmpty()) return null;
-        int t = hs.get(0).thread;
-        Holder best = null;
-        long bestWait = -1;
-        double confidenceSum = 0;
-        long weightSum = 0;
-        for (Wait w : waits) {
-            if (w.holder == null || w.holder.thread() != t) continue;
-            confidenceSum += w.holder.confidence() * Math.max(1, w.duration());
-            weightSum += Math.max(1, w.duration());
-            // The attribution behind the longest wait speaks for this holder, preferring one that saw a storage call.
-            long rank = w.duration() + (w.holder.op().storage() ? Long.MAX_VALUE / 4 : 0);
-            if (rank > bestWait) {
-                bestWait = rank;
-                best = w.holder;
-            }
-        }
-        double confidence = Math.round(confidenceSum / weightSum * 100) / 100.0;
-        return new Holder(best.thread(), best.how(), confidence, best.stack(), best.op());
+        HolderShare h = hs.get(0);
+        Holder best = h.telling;
+        return new Holder(best.thread(), best.how(), h.confidence(), best.stack(), best.op());
     }
 
-    public long longestWaitNanos() {
-        return waits.stream().mapToLong(Wait::duration).max().orElse(0);
-    }
-
-    private static List<Share> sorted(Map<Integer, Share> m) {
-        List<Share> l = new ArrayList<>(m.values());
+    private static <T extends Share> List<T> sorted(java.util.Collection<T> c) {
+        List<T> l = new ArrayList<>(c);
         l.sort(Comparator.comparingLong((Share s) -> s.nanos).reversed().thenComparingInt(s -> s.thread));
         return l;
     }
 
     /** A thread's part: total nanoseconds over {@code count} waits. */
-    public static final class Share {
+    public static class Share {
         public final int thread;
         public long nanos;
         public int count;
@@ -90,6 +75,56 @@ public final class Contention {
         void add(long n) {
             nanos += n;
             count++;
+        }
+    }
+
+    /**
+     * A holder's part: the waits attributed to it, and separately those during which it sat in a storage
+     * system call (what the holder-in-file-I/O finding reports), with the waiting threads behind those.
+     */
+    public static final class HolderShare extends Share {
+        /** The attribution behind the longest wait, preferring one that saw a storage call. */
+        public Holder telling;
+        private long tellingRank = -1;
+        private double confidenceSum;
+        public long storageNanos;
+        public int storageCount;
+        public long longestStorageWait;
+        public Holder tellingStorage;
+        private double storageConfidenceSum;
+        public final Map<Integer, Long> storageWaiters = new HashMap<>();
+
+        HolderShare(int thread) {
+            super(thread);
+        }
+
+        void add(Wait w, long d) {
+            add(d);
+            confidenceSum += w.holder.confidence() * (d + 1);
+            long rank = d + (w.holder.op().storage() ? Long.MAX_VALUE / 4 : 0);
+            if (rank > tellingRank) {
+                tellingRank = rank;
+                telling = w.holder;
+            }
+            if (w.holder.op().storage()) {
+                storageNanos += d;
+                storageCount++;
+                storageConfidenceSum += w.holder.confidence();
+                storageWaiters.merge(w.thread, d, Long::sum);
+                if (tellingStorage == null || d > longestStorageWait) {
+                    longestStorageWait = d;
+                    tellingStorage = w.holder;
+                }
+            }
+        }
+
+        /** Confidence weighted by wait time. */
+        public double confidence() {
+            return Math.min(1.0, Math.round(confidenceSum / (nanos + count) * 100) / 100.0);
+        }
+
+        public double storageConfidence() {
+            return storageCount == 0 ? 0 : Math.round(storageConfidenceSum / storageCount * 100) / 100.0;
         }
     }
 }

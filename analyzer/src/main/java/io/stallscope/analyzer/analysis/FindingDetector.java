@@ -44,56 +44,49 @@ final class FindingDetector {
     /** A lock holder sitting in a storage call while others queue behind it: the classic broker stall. */
     private void holdersInFileIo(List<Finding> out) {
         for (Contention c : a.contentions()) {
-            Map<Integer, List<Wait>> byHolder = new LinkedHashMap<>();
-            for (Wait w : c.waits) {
-                if (w.holder != null && w.holder.op().storage()) {
-                    byHolder.computeIfAbsent(w.holder.thread(), k -> new ArrayList<>()).add(w);
-                }
+            List<Contention.HolderShare> holders = new ArrayList<>();
+            for (Contention.HolderShare h : c.holders()) {
+                if (h.storageCount > 0) holders.add(h);
             }
-            if (byHolder.isEmpty()) continue;
+            if (holders.isEmpty()) continue;
             // The holder behind the most waiting speaks for the lock; the others are listed as evidence.
-            List<Map.Entry<Integer, List<Wait>>> holders = new ArrayList<>(byHolder.entrySet());
-            holders.sort(Comparator.comparingLong((Map.Entry<Integer, List<Wait>> e) -> total(e.getValue())).reversed());
-            List<Wait> all = holders.stream().flatMap(e -> e.getValue().stream()).toList();
-            long total = total(all);
-            long longest = all.stream().mapToLong(Wait::duration).max().orElse(0);
-            Map<Integer, Long> waiters = new LinkedHashMap<>();
-            all.forEach(w -> waiters.merge(w.thread, w.duration(), Long::sum));
-            List<Wait> mainWaits = holders.get(0).getValue();
-            Holder h = mainWaits.stream().max(Comparator.comparingLong(Wait::duration)).orElseThrow().holder;
+            holders.sort(Comparator.comparingLong((Contention.HolderShare h) -> h.storageNanos).reversed()
+                    .thenComparingInt(h -> h.thread));
+            long total = 0;
+            long longest = 0;
+            Map<Integer, Long> waiters = new HashMap<>();
+            for (Contention.HolderShare h : holders) {
+                total += h.storageNanos;
+                longest = Math.max(longest, h.longestStorageWait);
+                h.storageWaiters.forEach((t, n) -> waiters.merge(t, n, Long::sum));
+            }
+            Holder h = holders.get(0).tellingStorage;
             String holder = rec.threadName(h.thread());
             String frame = topJavaFrame(h.stack());
             String summary = String.format("%s held %s while blocked in %s(2)%s; %d thread%s waited %s in total behind holders in file I/O (longest %s)",
                     holder, c.label, h.op().syscall, frame == null ? "" : " in " + frame, waiters.size(),
                     waiters.size() == 1 ? "" : "s", ms(total), ms(longest));
             List<String> threads = new ArrayList<>();
-            holders.forEach(e -> threads.add(rec.threadName(e.getKey())));
-            waiters.keySet().forEach(t -> {
-                String n = rec.threadName(t);
+            holders.forEach(e -> threads.add(rec.threadName(e.thread)));
+            waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
+                    .thenComparing(Map.Entry::getKey)).forEach(e -> {
+                String n = rec.threadName(e.getKey());
                 if (!threads.contains(n)) threads.add(n);
             });
             List<String> evidence = new ArrayList<>();
             evidence.add("lock taken at " + c.site);
-            for (Map.Entry<Integer, List<Wait>> e : holders.subList(0, Math.min(holders.size(), 5))) {
-                Wait telling = e.getValue().stream().max(Comparator.comparingLong(Wait::duration)).orElseThrow();
-                evidence.add(String.format("holder %s (%s) in %s(2) while %d wait%s totalling %s: %s", rec.threadName(e.getKey()),
-                        describe(telling.holder, e.getValue()), telling.holder.op().syscall, e.getValue().size(),
-                        e.getValue().size() == 1 ? "" : "s", ms(total(e.getValue())), a.frames(telling.holder.stack(), 10)));
+            for (Contention.HolderShare e : holders.subList(0, Math.min(holders.size(), 5))) {
+                Holder t = e.tellingStorage;
+                String how = t.how().equals(Holder.RECORDED) ? "recorded: jdk.JavaMonitorEnter previousOwner"
+                        : String.format(java.util.Locale.ROOT, "inferred from samples inside the locked method, confidence %.2f", e.storageConfidence());
+                evidence.add(String.format("holder %s (%s) in %s(2) while %d wait%s totalling %s: %s", rec.threadName(e.thread),
+                        how, t.op().syscall, e.storageCount, e.storageCount == 1 ? "" : "s", ms(e.storageNanos), a.frames(t.stack(), 10)));
             }
-            waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()).limit(8)
+            waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
+                    .thenComparing(Map.Entry::getKey)).limit(8)
                     .forEach(w -> evidence.add("waiter " + rec.threadName(w.getKey()) + " waited " + ms(w.getValue())));
             out.add(new Finding(Finding.HOLDER_IN_FILE_IO, summary, threads, evidence, total));
         }
-    }
-
-    private static long total(List<Wait> ws) {
-        return ws.stream().mapToLong(Wait::duration).sum();
-    }
-
-    private static String describe(Holder h, List<Wait> ws) {
-        if (h.how().equals(Holder.RECORDED)) return "recorded: jdk.JavaMonitorEnter previousOwner";
-        double avg = ws.stream().filter(w -> w.holder != null).mapToDouble(w -> w.holder.confidence()).average().orElse(0);
-        return String.format(java.util.Locale.ROOT, "inferred from samples inside the locked method, confidence %.2f", avg);
     }
 
     private String topJavaFrame(int stack) {
@@ -213,7 +206,15 @@ final class FindingDetector {
                 .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).get().getKey();
     }
 
+    private final Map<String, Map<Integer, Boolean>> frameCache = new HashMap<>();
+
+    /** Whether any frame's name contains one of {@code parts}; cached per stack, samples repeat stacks. */
     private boolean hasFrame(int stack, String... parts) {
+        return frameCache.computeIfAbsent(String.join("|", parts), k -> new HashMap<>())
+                .computeIfAbsent(stack, s -> scanFrames(s, parts));
+    }
+
+    private boolean scanFrames(int stack, String... parts) {
         for (int f : rec.stacks.frames(stack)) {
             String n = rec.frames.name(f);
             for (String p : parts) {
@@ -232,7 +233,7 @@ final class FindingDetector {
         List<String> threads = new ArrayList<>();
         for (Contention c : cs.subList(0, Math.min(cs.size(), Math.max(1, a.options().top())))) {
             Holder h = c.mainHolder();
-            evidence.add(String.format("%s: %s over %d waits by %d threads%s", c.label, ms(c.totalWaitNanos), c.waits.size(),
+            evidence.add(String.format("%s: %s over %d waits by %d threads%s", c.label, ms(c.totalWaitNanos), c.waitCount,
                     c.waiters().size(), h == null ? "" : "; held by " + rec.threadName(h.thread()) + " (" + h.how() + ")"));
             c.waiters().forEach(s -> {
                 String n = rec.threadName(s.thread);
@@ -240,7 +241,7 @@ final class FindingDetector {
             });
         }
         String summary = String.format("%d contended lock%s; most waited: %s, %s over %d waits by %d threads",
-                cs.size(), cs.size() == 1 ? "" : "s", first.label, ms(first.totalWaitNanos), first.waits.size(), first.waiters().size());
+                cs.size(), cs.size() == 1 ? "" : "s", first.label, ms(first.totalWaitNanos), first.waitCount, first.waiters().size());
         out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos));
     }
 }

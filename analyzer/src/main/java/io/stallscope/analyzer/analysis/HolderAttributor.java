@@ -6,6 +6,7 @@ import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.ThreadInfo;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -22,11 +23,15 @@ public final class HolderAttributor {
     private final long[] intervals;
     private final Map<Integer, List<ThreadInfo>> threadsByFile = new HashMap<>();
     private final Map<Integer, List<IoEvent>> ioByThread = new HashMap<>();
+    private final Map<String, SiteIndex> sites = new HashMap<>();
+    private final long[] threadWeight;
+    private final List<Integer> touched = new ArrayList<>();
 
     public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals) {
         this.rec = rec;
         this.classifier = classifier;
         this.intervals = intervals;
+        this.threadWeight = new long[rec.threads.size()];
         for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
         for (IoEvent e : rec.io) {
             if (e.thread() >= 0) ioByThread.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
@@ -47,26 +52,119 @@ public final class HolderAttributor {
             w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, a.dominantStack(op), op);
             return;
         }
-        int best = -1;
-        ActivityTally bestTally = null;
+        SiteIndex site = sites.computeIfAbsent(w.file + ":" + w.siteMethod, k -> new SiteIndex(w.file, w.siteMethod));
+        // Two passes over the window with reused arrays: weights per thread, then the winner's stacks.
+        // Samples inside the wait count four times those in the margins, which may show the next holder.
+        int first = site.firstAtOrAfter(from);
+        touched.clear();
         long total = 0;
-        for (ThreadInfo t : threadsByFile.getOrDefault(w.file, List.of())) {
-            if (t.id() == w.thread) continue;
-            ActivityTally a = activity(t.id(), from, to, w.siteMethod, w.start, w.end);
-            if (a.weight == 0) continue;
-            total += a.weight;
-            if (bestTally == null || a.weight > bestTally.weight) {
-                best = t.id();
-                bestTally = a;
-            }
+        for (int i = first; i < site.size && site.time[i] <= to; i++) {
+            int t = site.thread[i];
+            if (t == w.thread) continue;
+            long weight = weightIn(site, i, to, interval, w);
+            if (threadWeight[t] == 0) touched.add(t);
+            threadWeight[t] += weight;
+            total += weight;
+        }
+        int best = -1;
+        for (int t : touched) {
+            if (best < 0 || threadWeight[t] > threadWeight[best] || (threadWeight[t] == threadWeight[best] && t < best)) best = t;
         }
         if (best < 0) return;
+        long bestWeight = threadWeight[best];
+        for (int t : touched) threadWeight[t] = 0;
+        ActivityTally tally = new ActivityTally();
+        for (int i = first; i < site.size && site.time[i] <= to; i++) {
+            if (site.thread[i] == best) tally.add(site.stack[i], weightIn(site, i, to, interval, w), classifier.io(site.stack[i]));
+        }
         // Sure when one thread alone was seen inside the locked method, and seen for most of the wait.
-        double share = (double) bestTally.weight / total;
-        double coverage = Math.min(1.0, (double) bestTally.weight / 4 * interval / Math.max(w.duration(), interval));
+        double share = (double) bestWeight / total;
+        double coverage = Math.min(1.0, (double) bestWeight / 4 * interval / Math.max(w.duration(), interval));
         double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
-        IoOp op = bestTally.op(ioOp(best, from, to));
-        w.holder = new Holder(best, Holder.INFERRED, confidence, bestTally.dominantStack(op), op);
+        IoOp op = tally.op(ioOp(best, from, to));
+        w.holder = new Holder(best, Holder.INFERRED, confidence, tally.dominantStack(op), op);
+    }
+
+    private static long weightIn(SiteIndex site, int i, long to, long interval, Wait w) {
+        // A batched idle sample stands for many ticks, but only those inside the window count.
+        long weight = Math.max(1, Math.min(site.weight[i], 1 + (to - site.time[i]) / Math.max(1, interval)));
+        long time = site.time[i];
+        return time >= w.start && time <= w.end ? 4 * weight : weight;
+    }
+
+    /**
+     * Every sample of one file that sits inside {@code method} without waiting for a lock taken there: the
+     * holder candidates for waits at that site, in time order. Built once per site, so a wait costs a binary
+     * search and a walk over its window rather than a pass over every thread.
+     */
+    private final class SiteIndex {
+        long[] time = new long[64];
+        int[] thread = new int[64];
+        int[] stack = new int[64];
+        int[] weight = new int[64];
+        int size;
+
+        SiteIndex(int file, String method) {
+            Map<Integer, Boolean> inside = new HashMap<>();
+            for (ThreadInfo t : threadsByFile.getOrDefault(file, List.of())) {
+                Samples.Lane lane = rec.samples.lane(t.id());
+                for (int i = 0; i < lane.size(); i++) {
+                    int s = lane.stack(i);
+                    if (!inside.computeIfAbsent(s, k -> holdsInside(k, method))) continue;
+                    add(lane.time(i), t.id(), s, lane.weight(i));
+                }
+            }
+            int[] order = new int[size];
+            for (int i = 0; i < size; i++) order[i] = i;
+            Samples.Lane.sortByKey(order, Arrays.copyOf(time, size));
+            long[] t2 = new long[size];
+            int[] th2 = new int[size];
+            int[] s2 = new int[size];
+            int[] w2 = new int[size];
+            for (int i = 0; i < size; i++) {
+                t2[i] = time[order[i]];
+                th2[i] = thread[order[i]];
+                s2[i] = stack[order[i]];
+                w2[i] = weight[order[i]];
+            }
+            time = t2;
+            thread = th2;
+            stack = s2;
+            weight = w2;
+        }
+
+        private void add(long t, int th, int s, int w) {
+            if (size == time.length) {
+                time = Arrays.copyOf(time, size * 2);
+                thread = Arrays.copyOf(thread, size * 2);
+                stack = Arrays.copyOf(stack, size * 2);
+                weight = Arrays.copyOf(weight, size * 2);
+            }
+            time[size] = t;
+            thread[size] = th;
+            stack[size] = s;
+            weight[size] = w;
+            size++;
+        }
+
+        int firstAtOrAfter(long t) {
+            int lo = 0;
+            int hi = size;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (time[mid] < t) lo = mid + 1;
+                else hi = mid;
+            }
+            return lo;
+        }
+    }
+
+    /** Inside {@code method}, and not waiting for a lock taken at or above it. */
+    private boolean holdsInside(int stack, String method) {
+        int at = indexOf(stack, method);
+        if (at < 0) return false;
+        LockWaitSite s = classifier.lockWait(stack);
+        return s == null || s.siteFrame() < at;
     }
 
     /**
@@ -78,12 +176,7 @@ public final class HolderAttributor {
         ActivityTally a = new ActivityTally();
         for (int i = lane.firstAtOrAfter(from); i < lane.size() && lane.time(i) <= to; i++) {
             int stack = lane.stack(i);
-            if (insideMethod != null) {
-                int at = indexOf(stack, insideMethod);
-                if (at < 0) continue;
-                LockWaitSite s = classifier.lockWait(stack);
-                if (s != null && s.siteFrame() >= at) continue;
-            }
+            if (insideMethod != null && !holdsInside(stack, insideMethod)) continue;
             // Batched idle samples stand for many ticks, but only the part inside the window counts.
             int w = Math.max(1, Math.min(lane.weight(i), 1 + (int) ((to - lane.time(i)) / Math.max(1, intervals[rec.threads.get(t).file()]))));
             // Samples inside the wait say more than those in the margins, which may belong to the next holder.

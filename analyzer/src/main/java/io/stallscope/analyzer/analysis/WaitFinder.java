@@ -7,6 +7,7 @@ import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.ThreadInfo;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -24,35 +25,36 @@ public final class WaitFinder {
         this.intervals = intervals;
     }
 
-    public List<Wait> find() {
-        List<Wait> waits = new ArrayList<>();
+    /**
+     * Hands every wait to {@code sink}: recorded ones first, then those read from each thread's samples.
+     * Streaming, so that millions of sampled waits need not be held at once.
+     */
+    public void find(java.util.function.Consumer<Wait> sink) {
         Map<Integer, List<Wait>> recordedByThread = new HashMap<>();
+        // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
+        Map<String, Wait> recordedAtSite = new HashMap<>();
+        List<Wait> recorded = new ArrayList<>();
         for (LockEvent e : rec.locks) {
             Wait w = fromEvent(e);
             if (w == null) continue;
-            waits.add(w);
+            recorded.add(w);
             recordedByThread.computeIfAbsent(w.thread, k -> new ArrayList<>()).add(w);
-        }
-        recordedByThread.values().forEach(l -> l.sort(Comparator.comparingLong(w -> w.start)));
-        int recordedCount = waits.size();
-        for (ThreadInfo t : rec.threads) {
-            fromSamples(t, recordedByThread.getOrDefault(t.id(), List.of()), waits);
-        }
-        // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
-        Map<String, Wait> recordedAtSite = new HashMap<>();
-        for (int i = 0; i < recordedCount; i++) {
-            Wait w = waits.get(i);
             recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
         }
-        for (int i = recordedCount; i < waits.size(); i++) {
-            Wait w = waits.get(i);
-            Wait same = recordedAtSite.get(w.file + ":" + w.lockType + ":" + w.siteLabel);
-            if (same != null) {
-                w.lockKey = same.lockKey;
-                w.lockLabel = same.lockLabel;
+        recordedByThread.values().forEach(l -> l.sort(Comparator.comparingLong(w -> w.start)));
+        recorded.forEach(sink);
+        for (ThreadInfo t : rec.threads) {
+            List<Wait> own = new ArrayList<>();
+            fromSamples(t, recordedByThread.getOrDefault(t.id(), List.of()), own);
+            for (Wait w : own) {
+                Wait same = recordedAtSite.get(w.file + ":" + w.lockType + ":" + w.siteLabel);
+                if (same != null) {
+                    w.lockKey = same.lockKey;
+                    w.lockLabel = same.lockLabel;
+                }
+                sink.accept(w);
             }
         }
-        return waits;
     }
 
     private Wait fromEvent(LockEvent e) {
@@ -87,6 +89,19 @@ public final class WaitFinder {
                 true, e.previousOwner());
     }
 
+    /** What a waiting stack says about its lock, worked out once per stack (samples repeat stacks). */
+    private record Site(String key, String label, String method, String frame) {
+    }
+
+    private final Map<Long, Site> sites = new HashMap<>();
+
+    private Site site(int file, int stack, LockWaitSite s) {
+        int[] frames = rec.stacks.frames(stack);
+        String method = rec.frames.name(frames[s.siteFrame()]);
+        String frame = rec.frames.label(frames[s.siteFrame()]);
+        return new Site(file + ":" + s.lockType() + "@" + frame, s.lockType() + " taken at " + frame, method, frame);
+    }
+
     private void fromSamples(ThreadInfo t, List<Wait> recorded, List<Wait> out) {
         Samples.Lane lane = rec.samples.lane(t.id());
         long interval = intervals[t.file()];
@@ -106,53 +121,53 @@ public final class WaitFinder {
                 cur = null;
                 continue;
             }
-            int[] frames = rec.stacks.frames(lane.stack(i));
-            String siteMethod = rec.frames.name(frames[s.siteFrame()]);
-            String siteLabel = rec.frames.label(frames[s.siteFrame()]);
-            String key = t.file() + ":" + s.lockType() + "@" + siteLabel;
-            if (cur != null && cur.lockKey.equals(key) && time <= cur.end + interval + interval / 2) {
+            long siteKey = (long) t.file() << 32 | lane.stack(i);
+            Site site = sites.get(siteKey);
+            if (site == null) sites.put(siteKey, site = site(t.file(), lane.stack(i), s));
+            if (cur != null && cur.lockKey.equals(site.key) && time <= cur.end + interval + interval / 2) {
                 cur.end = Math.max(cur.end, end);
                 continue;
             }
-            cur = new Wait(t.file(), t.id(), time, end, key, s.lockType() + " taken at " + siteLabel, s.lockType(),
-                    siteMethod, siteLabel, lane.stack(i), false, -1);
+            cur = new Wait(t.file(), t.id(), time, end, site.key, site.label, s.lockType(), site.method, site.frame,
+                    lane.stack(i), false, -1);
             out.add(cur);
         }
     }
 
-    /** The sampling period of each file: from its settings, else the median gap between a thread's samples. */
+    /**
+     * The sampling period of each thread of a file, in nanoseconds. CPU samples stand for the profiler's
+     * interval. Wall-clock profilers sample a few threads per tick, so a thread is sampled less often than the
+     * interval says: use the median gap between a thread's samples (divided by a batched sample's tick count),
+     * never less than the configured interval.
+     */
     public static long[] intervals(Recording rec) {
         long[] result = new long[rec.files.size()];
         for (SourceFile f : rec.files) {
-            if (f.sampleIntervalNanos > 0) {
-                result[f.index] = f.sampleIntervalNanos;
+            long setting = f.sampleIntervalNanos;
+            boolean asyncProfiler = f.producers.contains("async-profiler");
+            String event = f.profilerEvent == null ? "" : f.profilerEvent;
+            if (asyncProfiler && (event.contains("cpu") || event.contains("itimer"))) {
+                result[f.index] = f.sampleIntervalNanos = setting > 0 ? setting : 10_000_000L;
                 continue;
             }
-            // async-profiler leaves the interval 0 when it is the default: 10 ms for cpu, 50 ms for wall.
-            if (f.profilerEvent != null && f.producers.contains("async-profiler")) {
-                long dflt = f.profilerEvent.contains("wall") ? 50_000_000L
-                        : f.profilerEvent.contains("cpu") || f.profilerEvent.contains("itimer") ? 10_000_000L : 0;
-                if (dflt > 0) {
-                    result[f.index] = f.sampleIntervalNanos = dflt;
-                    continue;
-                }
-            }
-            List<Long> gaps = new ArrayList<>();
+            long[] gaps = new long[200_000];
+            int n = 0;
             for (ThreadInfo t : rec.threads) {
                 if (t.file() != f.index) continue;
                 Samples.Lane l = rec.samples.lane(t.id());
-                for (int i = 1; i < l.size() && gaps.size() < 200_000; i++) {
-                    long g = l.time(i) - l.time(i - 1);
-                    if (g > 0) gaps.add(g);
+                for (int i = 1; i < l.size() && n < gaps.length; i++) {
+                    long g = (l.time(i) - l.time(i - 1)) / Math.max(1, l.weight(i - 1));
+                    if (g > 0) gaps[n++] = g;
                 }
             }
-            long median = 20_000_000L;
-            if (!gaps.isEmpty()) {
-                gaps.sort(null);
-                median = gaps.get(gaps.size() / 2);
+            long estimate;
+            if (n > 0) {
+                Arrays.sort(gaps, 0, n);
+                estimate = Math.max(gaps[n / 2], setting);
+            } else {
+                estimate = setting > 0 ? setting : asyncProfiler ? 50_000_000L : 20_000_000L;
             }
-            result[f.index] = Math.max(1_000_000L, Math.min(median, 1_000_000_000L));
-            f.sampleIntervalNanos = result[f.index];
+            result[f.index] = f.sampleIntervalNanos = Math.max(1_000_000L, Math.min(estimate, 1_000_000_000L));
         }
         return result;
     }

@@ -4,8 +4,9 @@ import java.util.Arrays;
 
 /**
  * All samples, stored per thread in primitive columns: a big recording holds tens of millions, which as
- * objects would not fit a 1 GB heap, and per-thread storage is what the analysis walks (a thread's
- * timeline, a holder's stacks during a wait) without a separate index.
+ * objects would not fit a 1 GB heap. Per-thread storage is what the analysis walks (a thread's timeline, a
+ * holder's stacks during a wait). A sample takes 11 bytes: its time as microseconds from its block's first
+ * sample, stack id, state and weight; blocks are fixed-size, so growing never copies a big array.
  */
 public final class Samples {
     private Lane[] lanes = new Lane[64];
@@ -38,48 +39,99 @@ public final class Samples {
     /** One thread's samples. */
     public static final class Lane {
         static final Lane EMPTY = new Lane();
-        private long[] time = new long[16];
-        private int[] stack = new int[16];
-        private byte[] state = new byte[16];
-        private char[] weight = new char[16];
+        private static final int SHIFT = 12;
+        private static final int BLOCK = 1 << SHIFT;
+        private static final int MASK = BLOCK - 1;
+
+        private long[] base = new long[1];
+        private int[][] micros = new int[1][];
+        private int[][] stack = new int[1][];
+        private byte[][] state = new byte[1][];
+        private char[][] weight = new char[1][];
         private int size;
+        private long last = Long.MIN_VALUE;
         private boolean sorted = true;
+        /**
+         * Full-width times, only for a lane whose samples lie more than 35 minutes from their block's first
+         * one (overlapping chunks of a long jfrsync recording): rare, so the compact form stays the default.
+         */
+        private long[][] wide;
+
+        private void widen() {
+            wide = new long[micros.length][];
+            for (int b = 0; b < micros.length; b++) {
+                if (micros[b] == null) continue;
+                wide[b] = new long[micros[b].length];
+                int n = Math.min(micros[b].length, size - (b << SHIFT));
+                for (int i = 0; i < n; i++) wide[b][i] = base[b] + micros[b][i] * 1000L;
+            }
+        }
 
         void add(long t, int s, State st, int w) {
-            if (size == time.length) {
-                int n = size * 2;
-                time = Arrays.copyOf(time, n);
-                stack = Arrays.copyOf(stack, n);
-                state = Arrays.copyOf(state, n);
-                weight = Arrays.copyOf(weight, n);
+            int b = size >>> SHIFT;
+            int i = size & MASK;
+            if (b == base.length) {
+                base = Arrays.copyOf(base, b * 2);
+                micros = Arrays.copyOf(micros, b * 2);
+                stack = Arrays.copyOf(stack, b * 2);
+                state = Arrays.copyOf(state, b * 2);
+                weight = Arrays.copyOf(weight, b * 2);
             }
-            if (size > 0 && t < time[size - 1]) sorted = false;
-            time[size] = t;
-            stack[size] = s;
-            state[size] = (byte) st.ordinal();
-            weight[size] = (char) Math.min(w, Character.MAX_VALUE);
+            if (micros[b] == null) {
+                // The first block grows from small, so the many threads with few samples stay cheap.
+                allocate(b, b == 0 ? 16 : BLOCK);
+                base[b] = t;
+            } else if (i == micros[b].length) {
+                allocate(b, Math.min(BLOCK, micros[b].length * 2));
+            }
+            long off = Math.floorDiv(t - base[b], 1000L);
+            if (wide == null && (off > Integer.MAX_VALUE || off < Integer.MIN_VALUE)) widen();
+            if (wide != null) {
+                if (wide.length < micros.length) wide = Arrays.copyOf(wide, micros.length);
+                if (wide[b] == null || wide[b].length < micros[b].length) {
+                    wide[b] = wide[b] == null ? new long[micros[b].length] : Arrays.copyOf(wide[b], micros[b].length);
+                }
+                wide[b][i] = t;
+                off = 0;
+            }
+            if (t < last) sorted = false;
+            last = t;
+            micros[b][i] = (int) off;
+            stack[b][i] = s;
+            state[b][i] = (byte) st.ordinal();
+            weight[b][i] = (char) Math.min(w, Character.MAX_VALUE);
             size++;
+        }
+
+        private void allocate(int b, int capacity) {
+            micros[b] = micros[b] == null ? new int[capacity] : Arrays.copyOf(micros[b], capacity);
+            stack[b] = stack[b] == null ? new int[capacity] : Arrays.copyOf(stack[b], capacity);
+            state[b] = state[b] == null ? new byte[capacity] : Arrays.copyOf(state[b], capacity);
+            weight[b] = weight[b] == null ? new char[capacity] : Arrays.copyOf(weight[b], capacity);
         }
 
         public int size() {
             return size;
         }
 
+        /** Epoch nanoseconds, exact for a block's first sample and to the microsecond for the others. */
         public long time(int i) {
-            return time[i];
+            int b = i >>> SHIFT;
+            if (wide != null) return wide[b][i & MASK];
+            return base[b] + micros[b][i & MASK] * 1000L;
         }
 
         public int stack(int i) {
-            return stack[i];
+            return stack[i >>> SHIFT][i & MASK];
         }
 
         public State state(int i) {
-            return State.of(state[i]);
+            return State.of(state[i >>> SHIFT][i & MASK]);
         }
 
         /** How many sampling ticks this sample stands for (async-profiler batches idle ticks into one event). */
         public int weight(int i) {
-            return weight[i];
+            return weight[i >>> SHIFT][i & MASK];
         }
 
         /** Index of the first sample at or after {@code t}. */
@@ -88,7 +140,7 @@ public final class Samples {
             int hi = size;
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
-                if (time[mid] < t) lo = mid + 1;
+                if (time(mid) < t) lo = mid + 1;
                 else hi = mid;
             }
             return lo;
@@ -96,26 +148,49 @@ public final class Samples {
 
         void sort() {
             if (sorted) return;
-            // Out of order only where chunks overlap (jfrsync): sort an index by time, then permute the columns.
-            Integer[] order = new Integer[size];
+            // Out of order only where chunks overlap (jfrsync): sort by time and rebuild the blocks.
+            long[] t = new long[size];
+            for (int i = 0; i < size; i++) t[i] = time(i);
+            int[] order = new int[size];
             for (int i = 0; i < size; i++) order[i] = i;
-            Arrays.sort(order, (a, b) -> Long.compare(time[a], time[b]));
-            long[] t2 = new long[size];
-            int[] s2 = new int[size];
-            byte[] st2 = new byte[size];
-            char[] w2 = new char[size];
+            sortByKey(order, t);
+            int[] s = new int[size];
+            byte[] st = new byte[size];
+            char[] w = new char[size];
             for (int i = 0; i < size; i++) {
-                int o = order[i];
-                t2[i] = time[o];
-                s2[i] = stack[o];
-                st2[i] = state[o];
-                w2[i] = weight[o];
+                s[i] = stack(order[i]);
+                st[i] = state[order[i] >>> SHIFT][order[i] & MASK];
+                w[i] = (char) weight(order[i]);
             }
-            time = t2;
-            stack = s2;
-            state = st2;
-            weight = w2;
+            Lane fresh = new Lane();
+            for (int i = 0; i < size; i++) fresh.add(t[order[i]], s[i], State.of(st[i]), w[i]);
+            base = fresh.base;
+            micros = fresh.micros;
+            stack = fresh.stack;
+            state = fresh.state;
+            weight = fresh.weight;
+            last = fresh.last;
+            wide = fresh.wide;
             sorted = true;
+        }
+
+        /** Stable merge sort of {@code order} by {@code key[order[i]]}. */
+        public static void sortByKey(int[] order, long[] key) {
+            int n = order.length;
+            int[] tmp = new int[n];
+            for (int width = 1; width < n; width *= 2) {
+                for (int lo = 0; lo < n - width; lo += 2 * width) {
+                    int mid = lo + width;
+                    int hi = Math.min(lo + 2 * width, n);
+                    int a = lo;
+                    int b = mid;
+                    int k = lo;
+                    while (a < mid && b < hi) tmp[k++] = key[order[b]] < key[order[a]] ? order[b++] : order[a++];
+                    while (a < mid) tmp[k++] = order[a++];
+                    while (b < hi) tmp[k++] = order[b++];
+                    System.arraycopy(tmp, lo, order, lo, hi - lo);
+                }
+            }
         }
     }
 }

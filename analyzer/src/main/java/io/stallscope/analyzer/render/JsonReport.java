@@ -90,8 +90,8 @@ public final class JsonReport {
             n.put("lockType", c.lockType);
             n.put("site", c.site);
             n.put("totalWaitMs", Fmt.ms(c.totalWaitNanos));
-            n.put("longestWaitMs", Fmt.ms(c.longestWaitNanos()));
-            n.put("waitCount", c.waits.size());
+            n.put("longestWaitMs", Fmt.ms(c.longestWaitNanos));
+            n.put("waitCount", c.waitCount);
             ArrayNode waiters = n.putArray("waiters");
             for (Contention.Share s : c.waiters()) {
                 ObjectNode w = waiters.addObject();

@@ -41,7 +41,7 @@ public final class TextReport {
         i = 1;
         for (Contention c : JsonReport.top(a.contentions(), a.options().top())) {
             out.printf("%2d. %s: %s waited over %d waits by %d threads (longest %s)%n", i++, c.label,
-                    Fmt.msText(c.totalWaitNanos), c.waits.size(), c.waiters().size(), Fmt.msText(c.longestWaitNanos()));
+                    Fmt.msText(c.totalWaitNanos), c.waitCount, c.waiters().size(), Fmt.msText(c.longestWaitNanos));
             Holder h = c.mainHolder();
             if (h == null) {
                 out.println("      holder: unknown (no sample caught a thread inside the locked method)");

@@ -167,7 +167,8 @@
     var s = D.samples[th.id];
     if (!s || !s.t.length) return -1;
     var dt = D.intervalMs[th.file];
-    var k = firstAtOrAfter(s.t, t);
+    // The latest sample at or before t (times are rounded to 0.01 ms), if it still covers t; else the nearest.
+    var k = firstAtOrAfter(s.t, t + 0.006);
     var best = -1, bestGap = 2 * dt;
     if (k > 0) {
       var p = k - 1, end = s.t[p] + dt * Math.max(1, s.w[p]);

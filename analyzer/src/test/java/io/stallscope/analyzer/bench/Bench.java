@@ -1,0 +1,68 @@
+package io.stallscope.analyzer.bench;
+
+import io.stallscope.analyzer.cli.Main;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.read.JfrFileReader;
+import jdk.jfr.consumer.RecordingFile;
+import one.jfr.JfrReader;
+import one.jfr.event.Event;
+
+import java.io.PrintStream;
+import java.io.RandomAccessFile;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+/**
+ * Benchmark passes over one recording, one per JVM so they do not share warm-up or heap:
+ * {@code report} (the whole CLI: read, analyse, text and JSON), {@code read} (our reader alone),
+ * {@code jfrreader} (async-profiler's one.jfr.JfrReader over a mapped buffer, every event),
+ * {@code recordingfile} (jdk.jfr.consumer.RecordingFile, every event). Prints wall time and peak heap.
+ */
+public final class Bench {
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        Path file = Paths.get(args[1]);
+        long t0 = System.nanoTime();
+        long events = 0;
+        switch (mode) {
+            case "report" -> {
+                PrintStream devNull = new PrintStream(PrintStream.nullOutputStream());
+                int code = Main.run(new String[] {"report", file.toString(), "--json", "/dev/null"}, devNull, System.err);
+                if (code != 0) throw new IllegalStateException("report exit " + code);
+            }
+            case "read" -> {
+                Recording rec = new Recording();
+                JfrFileReader.read(file, rec, null);
+                events = rec.files.get(0).eventCounts.values().stream().mapToLong(Long::longValue).sum();
+            }
+            case "jfrreader" -> {
+                try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r"); FileChannel ch = raf.getChannel()) {
+                    if (ch.size() > Integer.MAX_VALUE) throw new IllegalStateException("file over 2 GB");
+                    ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
+                    JfrReader jr = new JfrReader(buf);
+                    for (Event e; (e = jr.readEvent()) != null; ) events++;
+                }
+            }
+            case "recordingfile" -> {
+                try (RecordingFile rf = new RecordingFile(file)) {
+                    while (rf.hasMoreEvents()) {
+                        rf.readEvent();
+                        events++;
+                    }
+                }
+            }
+            default -> throw new IllegalArgumentException(mode);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        long peak = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
+        }
+        System.out.printf("%s: %d ms, %d events, peak heap (sum of pool peaks) %d MB%n", mode, ms, events, peak >> 20);
+    }
+}
