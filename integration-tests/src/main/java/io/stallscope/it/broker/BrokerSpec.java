@@ -129,7 +129,7 @@ public final class BrokerSpec {
         private Path workDir;
         private String heap = "512m";
         private boolean sslListener;
-        private Duration startTimeout = Duration.ofSeconds(60);
+        private Duration startTimeout = defaultStartTimeout();
 
         private Builder(KafkaVersion version) {
             this.version = Objects.requireNonNull(version, "version");
@@ -217,6 +217,15 @@ public final class BrokerSpec {
         public BrokerSpec build() {
             return new BrokerSpec(this);
         }
+    }
+
+    /** System property overriding the default start timeout (seconds), e.g. for a loaded CI machine. */
+    public static final String START_TIMEOUT_PROPERTY = "stallscope.broker.startTimeoutSeconds";
+
+    /** 60 s, or {@value #START_TIMEOUT_PROPERTY} if set. */
+    public static Duration defaultStartTimeout() {
+        String v = System.getProperty(START_TIMEOUT_PROPERTY, "").trim();
+        return v.isEmpty() ? Duration.ofSeconds(60) : Duration.ofSeconds(Long.parseLong(v));
     }
 
     /** Splits a KAFKA_OPTS-like string on whitespace; single or double quotes group words. */

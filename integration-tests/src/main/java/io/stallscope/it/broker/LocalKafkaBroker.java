@@ -106,6 +106,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
             throw new IllegalStateException("broker already running, pid " + broker.pid());
         }
         long t0 = System.nanoTime();
+        event("start: Kafka " + version + " on " + javaHome);
         String classpath = KafkaClasspath.asString(version);
         try {
             createDirs(dataDir);
@@ -147,6 +148,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
             pb.environment().putAll(spec.env());
             broker = pb.start();
             ChildProcesses.register(broker);
+            event("start: broker JVM launched, pid " + broker.pid());
         } catch (IOException e) {
             stopQuietly();
             throw new UncheckedIOException("cannot start Kafka " + version + " in " + workDir, e);
@@ -191,6 +193,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
         long waitUntil = killedAtNanos + TimeUnit.MILLISECONDS.toNanos(sessionMs + 2000 /* tickTime */ + 1000);
         long left = waitUntil - System.nanoTime();
         if (left > 0) {
+            event("start: waiting " + TimeUnit.NANOSECONDS.toMillis(left) + " ms for the killed broker's ZooKeeper session to expire");
             sleep(TimeUnit.NANOSECONDS.toMillis(left));
         }
     }
@@ -237,6 +240,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
                         if (nodes.stream().anyMatch(n -> n.id() == spec.nodeId())) {
                             lastStart = Duration.ofNanos(System.nanoTime() - t0);
                             killedAtNanos = 0;
+                            event("start: ready after " + lastStart.toMillis() + " ms");
                             return;
                         }
                         lastProblem = "describeCluster answered without node " + spec.nodeId() + ": " + nodes;
@@ -251,6 +255,7 @@ public final class LocalKafkaBroker implements KafkaBroker {
                 admin.close(Duration.ofSeconds(2));
             }
         }
+        event("start: not ready: " + lastProblem);
         String diagnosis = "Kafka " + version + " (" + javaHome + ") did not become ready within "
                 + spec.startTimeout().toSeconds() + " s: " + lastProblem + "; work dir " + workDir
                 + "\n--- broker.log tail ---\n" + tail(logFile(), 60)
@@ -261,16 +266,22 @@ public final class LocalKafkaBroker implements KafkaBroker {
 
     @Override
     public synchronized void stop() {
+        if (isRunning()) {
+            event("stop: SIGTERM to pid " + broker.pid());
+        }
         destroy(broker, STOP_TIMEOUT);
         destroy(zooKeeper, STOP_TIMEOUT);
+        event("stop: done");
     }
 
     @Override
     public synchronized void kill() {
         if (broker != null && broker.isAlive()) {
+            event("kill: SIGKILL to pid " + broker.pid());
             broker.destroyForcibly();
-            waitQuietly(broker, Duration.ofSeconds(10));
+            boolean gone = waitQuietly(broker, Duration.ofSeconds(10));
             killedAtNanos = System.nanoTime();
+            event("kill: " + (gone ? "exited" : "still alive after 10 s"));
         }
         if (broker != null) {
             ChildProcesses.unregister(broker);
@@ -279,6 +290,9 @@ public final class LocalKafkaBroker implements KafkaBroker {
 
     @Override
     public synchronized void restart() {
+        if (isRunning()) {
+            event("restart: SIGTERM to pid " + broker.pid());
+        }
         destroy(broker, STOP_TIMEOUT);
         start();
     }
@@ -468,6 +482,16 @@ public final class LocalKafkaBroker implements KafkaBroker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Appends a timestamped line to {@code harness.log} in the work dir: what the harness did when. */
+    private void event(String what) {
+        try {
+            Files.writeString(workDir.resolve("harness.log"), java.time.Instant.now() + " " + what + "\n",
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // diagnostics only
         }
     }
 

@@ -39,6 +39,20 @@ class BrokerSpecTest {
     }
 
     @Test
+    void startTimeoutDefaultsTo60sUnlessOverridden() {
+        String old = System.getProperty(BrokerSpec.START_TIMEOUT_PROPERTY);
+        try {
+            System.clearProperty(BrokerSpec.START_TIMEOUT_PROPERTY);
+            assertThat(BrokerSpec.builder("3.9.2").build().startTimeout()).hasSeconds(60);
+            System.setProperty(BrokerSpec.START_TIMEOUT_PROPERTY, "90");
+            assertThat(BrokerSpec.builder("3.9.2").build().startTimeout()).hasSeconds(90);
+        } finally {
+            if (old != null) System.setProperty(BrokerSpec.START_TIMEOUT_PROPERTY, old);
+            else System.clearProperty(BrokerSpec.START_TIMEOUT_PROPERTY);
+        }
+    }
+
+    @Test
     void rejectsBadValues() {
         assertThatThrownBy(() -> BrokerSpec.builder("3.9.2").heap("lots")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> BrokerSpec.builder("3.9.2").name("a/b")).isInstanceOf(IllegalArgumentException.class);
