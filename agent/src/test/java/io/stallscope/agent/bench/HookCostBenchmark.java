@@ -56,6 +56,14 @@ public class HookCostBenchmark {
         return start;
     }
 
+    /** An op without a byte count (a roll, a read): no counter update. */
+    @Benchmark
+    public long enterExitNoBytes() {
+        long start = Hooks.enter(Op.LOG_ROLL);
+        Hooks.exit(Op.LOG_ROLL, start, subject, -1L, null);
+        return start;
+    }
+
     /** The histogram alone, for the split of the cost. */
     @Benchmark
     public void histogramOnly() {

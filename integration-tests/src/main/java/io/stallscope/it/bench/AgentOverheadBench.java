@@ -22,6 +22,8 @@ import java.util.function.ToDoubleFunction;
  * and with it (B, Prometheus endpoint on, as an operator runs it), alternating A and B each round so
  * that drift on the machine hits both alike. Prints each run and the medians.
  * Usage: AgentOverheadBench AGENT_JAR [--version 3.9.2] [--rounds 3] [--records 1000000] [--record-size 1024]
+ * [--throughput -1]. With -1 the producer saturates the machine: that run measures throughput, and its
+ * latencies are the producer's own queueing. A fixed rate below saturation measures latency.
  */
 public final class AgentOverheadBench {
     private AgentOverheadBench() {
@@ -33,25 +35,27 @@ public final class AgentOverheadBench {
         int rounds = 3;
         long records = 1_000_000;
         int size = 1024;
+        int throughput = -1;
         for (int i = 1; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--version" -> version = args[i + 1];
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 case "--records" -> records = Long.parseLong(args[i + 1]);
                 case "--record-size" -> size = Integer.parseInt(args[i + 1]);
+                case "--throughput" -> throughput = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         List<ProducerPerfResult> plain = new ArrayList<>();
         List<ProducerPerfResult> withAgent = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
-            plain.add(run(version, null, records, size));
+            plain.add(run(version, null, records, size, throughput));
             System.out.println("round " + round + " A (no agent):   " + plain.get(plain.size() - 1));
-            withAgent.add(run(version, agent, records, size));
+            withAgent.add(run(version, agent, records, size, throughput));
             System.out.println("round " + round + " B (with agent): " + withAgent.get(withAgent.size() - 1));
         }
-        System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes, acks=all, 1 MiB segments:%n",
-            version, rounds, records, size);
+        System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments:%n",
+            version, rounds, records, size, throughput < 0 ? "full speed" : throughput + " records/s");
         row("records/s", plain, withAgent, ProducerPerfResult::recordsPerSec);
         row("p50 ms", plain, withAgent, r -> r.p50Ms());
         row("p99 ms", plain, withAgent, r -> r.p99Ms());
@@ -59,7 +63,7 @@ public final class AgentOverheadBench {
         row("max ms", plain, withAgent, r -> r.maxLatencyMs());
     }
 
-    private static ProducerPerfResult run(String version, Path agent, long records, int size) {
+    private static ProducerPerfResult run(String version, Path agent, long records, int size, int throughput) {
         BrokerSpec.Builder spec = BrokerSpec.builder(KafkaVersion.of(version)).name(agent == null ? "bench-a" : "bench-b");
         if (agent != null) {
             spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next());
@@ -67,7 +71,8 @@ public final class AgentOverheadBench {
         try (KafkaBroker broker = new LocalKafkaBroker(spec.build())) {
             broker.start();
             KafkaClients.createTopic(broker, "bench", 1, KafkaClients.SMALL_SEGMENTS);
-            return KafkaClients.producerPerformance(broker, "bench", records, size, -1, Map.of(), Duration.ofMinutes(10));
+            return KafkaClients.producerPerformance(broker, "bench", records, size, throughput, Map.of(),
+                Duration.ofMinutes(10));
         }
     }
 
