@@ -1,0 +1,179 @@
+/*
+ * libslowdisk.so: an LD_PRELOAD shim that makes the local disk behave like a slow one for chosen
+ * paths, so storage stalls can be reproduced on any machine. It only adds latency: every call still
+ * does the real work.
+ *
+ *   SLOWDISK_FSYNC_PATHS   extended regex on the fd's path: fsync/fdatasync on matching files
+ *   SLOWDISK_FSYNC_MS      ... sleep this long first (a spinning disk's flush)
+ *   SLOWDISK_READ_PATHS    extended regex: pread/sendfile from matching files
+ *   SLOWDISK_READ_MS       ... sleep this long first when a page they read is not in the page cache
+ *   SLOWDISK_READ_MS_PER_MIB  plus this much per MiB not resident (the disk's transfer rate)
+ *   SLOWDISK_LOG           optional file: one line per call that matched a pattern
+ *
+ * Residency is asked of the kernel with mincore(2) on a temporary read-only mapping of the range.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int fsync_on, read_on;
+static regex_t fsync_re, read_re;
+static long fsync_ms, read_ms, read_ms_per_mib;
+static int log_fd = -1;
+
+static int (*real_fsync)(int);
+static int (*real_fdatasync)(int);
+static ssize_t (*real_pread64)(int, void *, size_t, off_t);
+static ssize_t (*real_sendfile64)(int, int, off_t *, size_t);
+
+static long env_long(const char *name) {
+    const char *v = getenv(name);
+    return v == NULL ? 0 : atol(v);
+}
+
+static int env_regex(const char *name, regex_t *re) {
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0') return 0;
+    if (regcomp(re, v, REG_EXTENDED | REG_NOSUB) != 0) {
+        fprintf(stderr, "slowdisk: bad regex in %s: %s\n", name, v);
+        return 0;
+    }
+    return 1;
+}
+
+static void init(void) {
+    real_fsync = (int (*)(int)) dlsym(RTLD_NEXT, "fsync");
+    real_fdatasync = (int (*)(int)) dlsym(RTLD_NEXT, "fdatasync");
+    real_pread64 = (ssize_t (*)(int, void *, size_t, off_t)) dlsym(RTLD_NEXT, "pread64");
+    real_sendfile64 = (ssize_t (*)(int, int, off_t *, size_t)) dlsym(RTLD_NEXT, "sendfile64");
+    fsync_on = env_regex("SLOWDISK_FSYNC_PATHS", &fsync_re);
+    read_on = env_regex("SLOWDISK_READ_PATHS", &read_re);
+    fsync_ms = env_long("SLOWDISK_FSYNC_MS");
+    read_ms = env_long("SLOWDISK_READ_MS");
+    read_ms_per_mib = env_long("SLOWDISK_READ_MS_PER_MIB");
+    const char *log = getenv("SLOWDISK_LOG");
+    if (log != NULL && *log != '\0') {
+        log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    }
+}
+
+/* The fd's path, or 0 when it has none (socket, pipe). */
+static int fd_path(int fd, char *buf, size_t size) {
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, buf, size - 1);
+    if (n <= 0) return 0;
+    buf[n] = '\0';
+    return buf[0] == '/';
+}
+
+static void sleep_ms(double ms) {
+    if (ms <= 0) return;
+    struct timespec ts;
+    ts.tv_sec = (time_t) (ms / 1000);
+    ts.tv_nsec = (long) ((ms - ts.tv_sec * 1000.0) * 1e6);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* One line per matched call: "<call> <delay_ms> <cold_bytes> <tid> <thread name> <path>". */
+static void log_call(const char *call, double delay, long long cold, const char *path) {
+    if (log_fd < 0) return;
+    char name[32] = "?";
+    pthread_getname_np(pthread_self(), name, sizeof name);
+    char line[4352];
+    int n = snprintf(line, sizeof line, "%s %.3f %lld %ld %s %s\n", call, delay, cold,
+                     (long) syscall(SYS_gettid), name, path);
+    if (n > 0) {
+        ssize_t ignored = write(log_fd, line, n < (int) sizeof line ? (size_t) n : sizeof line - 1);
+        (void) ignored;
+    }
+}
+
+/* Bytes of [offset, offset+count) not in the page cache, or 0 when unknown (then no delay). */
+static long long cold_bytes(int fd, off_t offset, size_t count) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || offset >= st.st_size || count == 0) return 0;
+    if ((off_t) count > st.st_size - offset) count = (size_t) (st.st_size - offset);
+    long page = sysconf(_SC_PAGESIZE);
+    off_t start = offset - offset % page;
+    size_t len = (size_t) (offset + (off_t) count - start);
+    void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, start);
+    if (map == MAP_FAILED) return 0;
+    size_t pages = (len + page - 1) / page;
+    unsigned char stack_vec[256];
+    unsigned char *vec = pages <= sizeof stack_vec ? stack_vec : malloc(pages);
+    long long cold = 0;
+    if (vec != NULL && mincore(map, len, vec) == 0) {
+        for (size_t i = 0; i < pages; i++) {
+            if (!(vec[i] & 1)) cold += page;
+        }
+    }
+    if (vec != stack_vec) free(vec);
+    munmap(map, len);
+    return cold;
+}
+
+static void before_read(const char *call, int fd, off_t offset, size_t count) {
+    char path[4096];
+    if (!read_on || !fd_path(fd, path, sizeof path) || regexec(&read_re, path, 0, NULL, 0) != 0) return;
+    long long cold = cold_bytes(fd, offset, count);
+    double delay = cold > 0 ? read_ms + read_ms_per_mib * (double) cold / (1024.0 * 1024.0) : 0;
+    log_call(call, delay, cold, path);
+    sleep_ms(delay);
+}
+
+static void before_fsync(const char *call, int fd) {
+    char path[4096];
+    if (!fsync_on || !fd_path(fd, path, sizeof path) || regexec(&fsync_re, path, 0, NULL, 0) != 0) return;
+    log_call(call, (double) fsync_ms, 0, path);
+    sleep_ms((double) fsync_ms);
+}
+
+int fsync(int fd) {
+    pthread_once(&once, init);
+    before_fsync("fsync", fd);
+    return real_fsync(fd);
+}
+
+int fdatasync(int fd) {
+    pthread_once(&once, init);
+    before_fsync("fdatasync", fd);
+    return real_fdatasync(fd);
+}
+
+ssize_t pread64(int fd, void *buf, size_t count, off_t offset) {
+    pthread_once(&once, init);
+    before_read("pread", fd, offset, count);
+    return real_pread64(fd, buf, count, offset);
+}
+
+ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
+    return pread64(fd, buf, count, offset);
+}
+
+ssize_t sendfile64(int out_fd, int in_fd, off_t *offset, size_t count) {
+    pthread_once(&once, init);
+    off_t from = offset != NULL ? *offset : lseek(in_fd, 0, SEEK_CUR);
+    if (from >= 0) before_read("sendfile", in_fd, from, count);
+    return real_sendfile64(out_fd, in_fd, offset, count);
+}
+
+ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count) {
+    return sendfile64(out_fd, in_fd, offset, count);
+}

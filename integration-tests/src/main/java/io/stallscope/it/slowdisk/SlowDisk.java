@@ -1,0 +1,110 @@
+package io.stallscope.it.slowdisk;
+
+import io.stallscope.it.broker.BrokerSpec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A simulated slow disk for a child process: the LD_PRELOAD shim built from src/main/c/slowdisk.c.
+ * It adds latency to fsync/fdatasync of files matching one regex and to pread/sendfile of pages not
+ * in the page cache for files matching another, standing in for a spinning disk; the real calls
+ * still run. Nothing in the child changes but the time these calls take.
+ */
+public final class SlowDisk {
+    private final String fsyncPaths;
+    private final Duration fsyncDelay;
+    private final String readPaths;
+    private final Duration coldReadDelay;
+    private final Duration coldReadPerMib;
+    private final Path log;
+
+    private SlowDisk(String fsyncPaths, Duration fsyncDelay, String readPaths, Duration coldReadDelay,
+                     Duration coldReadPerMib, Path log) {
+        this.fsyncPaths = fsyncPaths;
+        this.fsyncDelay = fsyncDelay;
+        this.readPaths = readPaths;
+        this.coldReadDelay = coldReadDelay;
+        this.coldReadPerMib = coldReadPerMib;
+        this.log = log;
+    }
+
+    /** No delays yet; add them with {@link #slowFsync} and {@link #slowColdReads}. */
+    public static SlowDisk logTo(Path log) {
+        return new SlowDisk(null, Duration.ZERO, null, Duration.ZERO, Duration.ZERO, log);
+    }
+
+    /** fsync and fdatasync of files whose path matches the regex wait this long first. */
+    public SlowDisk slowFsync(String pathRegex, Duration delay) {
+        return new SlowDisk(pathRegex, delay, readPaths, coldReadDelay, coldReadPerMib, log);
+    }
+
+    /** pread and sendfile from matching files wait {@code delay} plus {@code perMib} per MiB not resident. */
+    public SlowDisk slowColdReads(String pathRegex, Duration delay, Duration perMib) {
+        return new SlowDisk(fsyncPaths, fsyncDelay, pathRegex, delay, perMib, log);
+    }
+
+    /** The environment a child needs: LD_PRELOAD plus the shim's settings. */
+    public Map<String, String> env() {
+        Map<String, String> env = new TreeMap<>();
+        env.put("LD_PRELOAD", library().toString());
+        if (fsyncPaths != null) {
+            env.put("SLOWDISK_FSYNC_PATHS", fsyncPaths);
+            env.put("SLOWDISK_FSYNC_MS", Long.toString(fsyncDelay.toMillis()));
+        }
+        if (readPaths != null) {
+            env.put("SLOWDISK_READ_PATHS", readPaths);
+            env.put("SLOWDISK_READ_MS", Long.toString(coldReadDelay.toMillis()));
+            env.put("SLOWDISK_READ_MS_PER_MIB", Long.toString(coldReadPerMib.toMillis()));
+        }
+        if (log != null) {
+            env.put("SLOWDISK_LOG", log.toAbsolutePath().toString());
+        }
+        return env;
+    }
+
+    /** Puts the shim into a broker's environment. */
+    public BrokerSpec.Builder applyTo(BrokerSpec.Builder broker) {
+        env().forEach(broker::env);
+        return broker;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** The calls the shim saw so far (only those matching a pattern are logged). */
+    public List<ShimCall> calls() throws IOException {
+        List<ShimCall> out = new ArrayList<>();
+        if (log == null || !Files.exists(log)) {
+            return out;
+        }
+        for (String line : Files.readAllLines(log)) {
+            ShimCall call = ShimCall.parse(line);
+            if (call != null) {
+                out.add(call);
+            }
+        }
+        return out;
+    }
+
+    public static Path nativeDir() {
+        Path target = Path.of(System.getProperty("stallscope.it.target", "target"));
+        return target.resolve("native").toAbsolutePath();
+    }
+
+    public static Path library() {
+        Path lib = nativeDir().resolve("libslowdisk.so");
+        if (!Files.isRegularFile(lib)) {
+            throw new IllegalStateException("no " + lib + ": the integration-tests build compiles it with gcc"
+                + " (process-classes)");
+        }
+        return lib;
+    }
+}

@@ -1,0 +1,93 @@
+package io.stallscope.it.mitigate;
+
+import io.stallscope.it.slowdisk.PageCache;
+import io.stallscope.it.slowdisk.ShimCall;
+import io.stallscope.it.slowdisk.SlowDisk;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+/**
+ * The simulated slow disk itself, no Kafka: a child JVM under the LD_PRELOAD shim does each call on a
+ * file matching the shim's patterns and on one that does not, cold and warm. Only matching fsyncs and
+ * matching reads of pages not in the page cache may be delayed; everything else runs at the real
+ * disk's speed. Eviction and residency are checked with mincore through the pagecache tool.
+ */
+class SlowDiskShimTest {
+    private static final long DELAY_MS = 300;
+    private static Map<String, Long> millis;
+    private static List<ShimCall> calls;
+
+    @BeforeAll
+    static void runProbe(@TempDir Path dir) throws Exception {
+        SlowDisk disk = SlowDisk.logTo(dir.resolve("shim.log"))
+            .slowFsync("\\.slow$", Duration.ofMillis(DELAY_MS))
+            .slowColdReads("\\.slow$", Duration.ofMillis(DELAY_MS), Duration.ZERO);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path testClasses = Path.of(System.getProperty("stallscope.it.target", "target"), "test-classes");
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", testClasses.toString(),
+            SlowDiskProbe.class.getName(), dir.toString(), SlowDisk.nativeDir().resolve("pagecache").toString());
+        pb.environment().putAll(disk.env());
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        millis = new HashMap<>();
+        out.lines().map(l -> l.split(" ")).filter(f -> f.length == 2 && f[1].matches("\\d+"))
+            .forEach(f -> millis.put(f[0], Long.parseLong(f[1])));
+        calls = disk.calls();
+    }
+
+    @Test
+    void delaysFsyncAndFdatasyncOfMatchingFilesOnly() {
+        assertThat(millis.get("fsync_match")).isGreaterThanOrEqualTo(DELAY_MS);
+        assertThat(millis.get("fdatasync_match")).isGreaterThanOrEqualTo(DELAY_MS);
+        assertThat(millis.get("fsync_other")).isLessThan(DELAY_MS / 2);
+        assertThat(calls).filteredOn(c -> c.call().equals("fsync")).hasSize(1)
+            .allMatch(c -> c.path().endsWith("data.slow"));
+        assertThat(calls).filteredOn(c -> c.call().equals("fdatasync")).hasSize(1);
+    }
+
+    @Test
+    void delaysColdReadsOnlyWhilePagesAreNotResident() {
+        assertThat(millis.get("pread_cold_match")).isGreaterThanOrEqualTo(DELAY_MS);
+        assertThat(millis.get("pread_warm_match")).isLessThan(DELAY_MS / 2);
+        assertThat(millis.get("pread_cold_other")).isLessThan(DELAY_MS / 2);
+        assertThat(millis.get("sendfile_cold_match")).isGreaterThanOrEqualTo(DELAY_MS);
+        assertThat(millis.get("sendfile_warm_match")).isLessThan(DELAY_MS / 2);
+
+        List<ShimCall> reads = new ArrayList<>(calls);
+        reads.removeIf(c -> !c.call().equals("pread") && !c.call().equals("sendfile"));
+        assertThat(reads).extracting(ShimCall::call, ShimCall::delayed)
+            .containsExactly(tuple("pread", true), tuple("pread", false),
+                tuple("sendfile", true), tuple("sendfile", false));
+        // the cold sendfile saw the whole MiB missing; the cold pread only its 64 KiB
+        assertThat(reads.get(2).coldBytes()).isEqualTo(1024 * 1024);
+        assertThat(reads.get(0).coldBytes()).isEqualTo(64 * 1024);
+        assertThat(reads).allMatch(c -> c.path().endsWith("data.slow"));
+    }
+
+    @Test
+    void evictionEmptiesThePageCacheAndReadingFillsIt(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("pages.bin");
+        Files.write(file, new byte[4 * 1024 * 1024]);
+        PageCache.evict(List.of(file));
+        assertThat(PageCache.residentFraction(List.of(file))).isLessThan(0.1);
+        Files.readAllBytes(file);
+        assertThat(PageCache.residentFraction(List.of(file))).isEqualTo(1.0);
+    }
+}
