@@ -41,6 +41,15 @@ class BrokerLifecycleIT {
             assertThat(environ.lines()).contains("STALLSCOPE_IT_ENV=hello-env");
             // Kafka dumps its effective config at INFO in the broker log.
             assertThat(BrokerTestSupport.read(broker.logFile())).contains("log.segment.bytes = 2097152");
+
+            // consumeAll(fromBeginning=false) counts only what arrives after it started.
+            KafkaClients.createTopic(broker, "tail", 1, Map.of());
+            assertThat(KafkaClients.produce(broker, "tail", 50, 100)).isEqualTo(50);
+            var tail = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> KafkaClients.consumeAll(broker, "tail", false, Duration.ofSeconds(8)));
+            Thread.sleep(3_000);
+            assertThat(KafkaClients.produce(broker, "tail", 70, 100)).isEqualTo(70);
+            assertThat(tail.get(30, TimeUnit.SECONDS)).isEqualTo(70);
         }
     }
 
