@@ -32,7 +32,7 @@ public final class OpRecorder implements OpSink {
         this.metrics = metrics;
         this.roles = roles;
         this.log = log;
-        this.slowLog = new SlowOpLog(log, options.slowLogPerMinute());
+        this.slowLog = new SlowOpLog(log::warn, options.slowLogPerMinute());
         long detail = Long.MAX_VALUE;
         for (int op = 0; op < Op.COUNT; op++) {
             slowThreshold[op] = options.slowThresholdNanos(op);

@@ -6,6 +6,7 @@ import io.stallscope.agent.model.TopicPartition;
 
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,14 +17,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SlowOpLog {
     private static final long MINUTE = 60_000_000_000L;
 
-    private final BrokerLog log;
+    private final Consumer<String> warn;
     private final int perMinute;
     private final AtomicLong windowStart = new AtomicLong(System.nanoTime());
     private final AtomicInteger inWindow = new AtomicInteger();
     private final AtomicLong suppressed = new AtomicLong();
 
-    public SlowOpLog(BrokerLog log, int perMinute) {
-        this.log = log;
+    /** @param warn where a line goes: the broker log's WARN level */
+    public SlowOpLog(Consumer<String> warn, int perMinute) {
+        this.warn = warn;
         this.perMinute = perMinute;
     }
 
@@ -39,7 +41,7 @@ public final class SlowOpLog {
             return;
         }
         long dropped = suppressed.getAndSet(0);
-        log.warn(format(op, durationNanos, thread, role, tp, bytes, path, thrown, dropped));
+        warn.accept(format(op, durationNanos, thread, role, tp, bytes, path, thrown, dropped));
     }
 
     static String format(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
