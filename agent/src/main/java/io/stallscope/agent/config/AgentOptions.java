@@ -130,7 +130,7 @@ public final class AgentOptions {
     }
 
     private static boolean isList(String key) {
-        return key.equals(Options.OPS) || key.equals(Options.CONTROLLER_LISTENERS);
+        return key.equals(Options.OPS) || key.equals(Options.CONTROLLER_LISTENERS) || key.equals(Options.MITIGATE);
     }
 
     /** STALLSCOPE_SLOW_THRESHOLD_SEGMENT_FLUSH -> slow.threshold.segment_flush: '.' and '_' both map to '_'. */
@@ -207,6 +207,28 @@ public final class AgentOptions {
     @SuppressWarnings("unchecked")
     public List<String> controllerListeners() {
         return (List<String>) values.get(Options.CONTROLLER_LISTENERS);
+    }
+
+    @SuppressWarnings("unchecked")
+    public boolean mitigate(String mitigation) {
+        return ((List<String>) get(Options.MITIGATE)).contains(mitigation);
+    }
+
+    public int rollFlushMaxPending() {
+        return (Integer) get(Options.MITIGATE_ROLL_FLUSH_MAX_PENDING);
+    }
+
+    /** 0 when the rolled segment's flush runs when Kafka schedules it. */
+    public long segmentFlushDelayNanos() {
+        return (Long) get(Options.MITIGATE_SEGMENT_FLUSH_DELAY);
+    }
+
+    public long prefetchMaxBytes() {
+        return (Long) get(Options.MITIGATE_PREFETCH_MAX_BYTES);
+    }
+
+    public long prefetchMinBytes() {
+        return (Long) get(Options.MITIGATE_PREFETCH_MIN_BYTES);
     }
 
     public boolean strict() {

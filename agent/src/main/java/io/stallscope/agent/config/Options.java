@@ -23,6 +23,15 @@ public final class Options {
     public static final String ACTIVATE_MAIN = "activate.main";
     public static final String CONTROLLER_LISTENERS = "controller.listeners";
     public static final String STRICT = "strict";
+    public static final String MITIGATE = "mitigate";
+    public static final String MITIGATE_ROLL_FLUSH_MAX_PENDING = "mitigate.roll.flush.max.pending";
+    public static final String MITIGATE_SEGMENT_FLUSH_DELAY = "mitigate.segment.flush.delay";
+    public static final String MITIGATE_PREFETCH_MAX_BYTES = "mitigate.prefetch.max.bytes";
+    public static final String MITIGATE_PREFETCH_MIN_BYTES = "mitigate.prefetch.min.bytes";
+    /** The mitigations mitigate= accepts. */
+    public static final List<String> MITIGATIONS = List.of("roll-flush", "prefetch");
+    /** Longest deferral of the rolled segment's flush: the recovery point must still advance soon. */
+    public static final long MAX_SEGMENT_FLUSH_DELAY_NANOS = 300_000_000_000L;
 
     public static final List<OptionSpec> ALL;
     private static final Map<String, OptionSpec> BY_KEY = new LinkedHashMap<>();
@@ -59,6 +68,22 @@ public final class Options {
             "Listener names whose network threads count as controller, not network.", Values::list));
         all.add(new OptionSpec(STRICT, "false",
             "Refuse to start the JVM on a bad option instead of starting without the agent.", Values::bool));
+        all.add(new OptionSpec(MITIGATE, "none",
+            "Mitigations to apply: none, or a list of roll-flush (Kafka 2.8-3.6: the producer-state snapshot"
+                + " fsync leaves the roll, as in 3.7) and prefetch (warm the page cache for fetches on the"
+                + " request handler, not the network thread). See Mitigations.", Options::mitigations));
+        all.add(new OptionSpec(MITIGATE_ROLL_FLUSH_MAX_PENDING, "1000",
+            "roll-flush: most snapshot fsyncs waiting for their log's flush (1 to 100000); beyond, they run"
+                + " inline as in Kafka.", v -> BoundedValues.intIn(v, 1, 100_000)));
+        all.add(new OptionSpec(MITIGATE_SEGMENT_FLUSH_DELAY, "0",
+            "Defer the flush Kafka schedules right after each roll by this long (0 to 5m, 0 = off), so the"
+                + " kernel's writeback has drained it; more to recover after a crash meanwhile.",
+            v -> BoundedValues.durationIn(v, 0, MAX_SEGMENT_FLUSH_DELAY_NANOS)));
+        all.add(new OptionSpec(MITIGATE_PREFETCH_MAX_BYTES, "1MiB",
+            "prefetch: most bytes warmed per fetched partition (4KiB to 64MiB); a bigger slice is warmed"
+                + " up to this.", v -> BoundedValues.bytesIn(v, 4096, 64L << 20)));
+        all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
+            "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));
         for (String op : opNames()) {
             all.add(new OptionSpec(SLOW_THRESHOLD + "." + op, "slow.threshold",
                 "Slow-operation threshold for " + op + ".", Values::duration));
@@ -88,6 +113,21 @@ public final class Options {
             names.add(Op.name(i));
         }
         return names;
+    }
+
+    private static Object mitigations(String v) {
+        if (v.equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        List<String> chosen = Values.list(v);
+        for (String m : chosen) {
+            if (!MITIGATIONS.contains(m)) {
+                String near = Suggest.nearest(m, MITIGATIONS);
+                throw new IllegalArgumentException("unknown mitigation '" + m + "'"
+                    + (near == null ? "" : " (did you mean '" + near + "'?)"));
+            }
+        }
+        return chosen;
     }
 
     private static Object ops(String v) {

@@ -10,6 +10,8 @@ import io.stallscope.agent.instrument.Instrumenter;
 import io.stallscope.agent.instrument.PlanResolver;
 import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
+import io.stallscope.agent.mitigate.MitigationMetrics;
+import io.stallscope.agent.mitigate.Mitigations;
 import io.stallscope.agent.model.ThreadRoles;
 import io.stallscope.agent.report.BrokerLog;
 import io.stallscope.agent.report.JmxExporter;
@@ -29,14 +31,16 @@ import java.util.List;
  */
 final class RunningAgent {
     private final Instrumenter instrumenter;
+    private final Mitigations mitigations;
     private final PrometheusEndpoint endpoint;
     private final JmxExporter jmx;
     private final BrokerLog log;
     private final String startupLine;
 
-    private RunningAgent(Instrumenter instrumenter, PrometheusEndpoint endpoint, JmxExporter jmx, BrokerLog log,
-                         String startupLine) {
+    private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
+                         BrokerLog log, String startupLine) {
         this.instrumenter = instrumenter;
+        this.mitigations = mitigations;
         this.endpoint = endpoint;
         this.jmx = jmx;
         this.log = log;
@@ -73,6 +77,8 @@ final class RunningAgent {
         Hooks.install(new OpRecorder(metrics, roles, options, log, jfr));
         Instrumenter instrumenter = new Instrumenter(inst, log);
         instrumenter.install(plans);
+        Mitigations mitigations = Mitigations.install(options, inst, TypePool.Default.ofSystemLoader(),
+            new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
 
         List<String> services = new ArrayList<>();
         PrometheusEndpoint endpoint = null;
@@ -99,9 +105,10 @@ final class RunningAgent {
         services.add(jfr ? "jfr events from " + millis(options.jfrThresholdNanos(0)) : "jfr events off");
         services.add("slow-op log from " + millis(options.slowThresholdNanos(0)));
         services.add("controller listeners " + roles.controllerListeners());
+        services.add(mitigations.summary());
         String line = StartupReport.line("active (" + how + ")", plans, services, problems);
         log.info(line);
-        return new RunningAgent(instrumenter, endpoint, jmx, log, line);
+        return new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line);
     }
 
     private static String millis(long nanos) {
@@ -125,6 +132,7 @@ final class RunningAgent {
 
     /** Undoes everything; returns the line that says so. */
     String stop() {
+        mitigations.stop();
         Hooks.install(null);
         int restored = instrumenter.transformed().size();
         boolean reset = instrumenter.reset();

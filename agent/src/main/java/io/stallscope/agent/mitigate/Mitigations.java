@@ -1,0 +1,120 @@
+package io.stallscope.agent.mitigate;
+
+import io.stallscope.agent.config.AgentOptions;
+import io.stallscope.agent.report.BrokerLog;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.pool.TypePool;
+import net.bytebuddy.utility.JavaModule;
+
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.none;
+
+/**
+ * The mitigations chosen with mitigate=, woven into Kafka's classes by their own transformer (advice and
+ * call-site substitution only: no class-format change), so they can be removed on detach
+ * independently of the timing points.
+ */
+public final class Mitigations {
+    private final Instrumentation instrumentation;
+    private final BrokerLog log;
+    private final List<String> status;
+    private final boolean rollFlush;
+    private ResettableClassFileTransformer transformer;
+
+    private Mitigations(Instrumentation instrumentation, BrokerLog log, List<String> status, boolean rollFlush) {
+        this.instrumentation = instrumentation;
+        this.log = log;
+        this.status = status;
+        this.rollFlush = rollFlush;
+    }
+
+    public static Mitigations install(AgentOptions options, Instrumentation inst, TypePool pool,
+                                      MitigationMetrics metrics, BrokerLog log, String kafkaVersion) {
+        TypeShapes shapes = new TypeShapes(pool);
+        List<String> status = new ArrayList<>();
+        Transformations all = new Transformations();
+        boolean rollFlush = false;
+        if (options.mitigate("roll-flush")) {
+            RollFlushMitigation m = RollFlushMitigation.resolve(shapes, kafkaVersion);
+            status.add(m.describe());
+            if (m.applies()) {
+                RollFlushHooks.install(new PendingSnapshots(options.rollFlushMaxPending(), metrics), metrics);
+                all.addAll(m.transformations());
+                rollFlush = true;
+            }
+        }
+        Mitigations mitigations = new Mitigations(inst, log, status, rollFlush);
+        if (!all.byType().isEmpty()) {
+            mitigations.transformer = weave(all, inst, metrics, log);
+        }
+        return mitigations;
+    }
+
+    private static ResettableClassFileTransformer weave(Transformations all, Instrumentation inst,
+                                                        MitigationMetrics metrics, BrokerLog log) {
+        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
+            .disableClassFormatChanges()
+            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+            .with(new AgentBuilder.Listener.Adapter() {
+                @Override
+                public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
+                                    Throwable error) {
+                    metrics.failed("weave", error);
+                    log.error("could not apply a mitigation to " + typeName + " (" + error + "); it runs as Kafka"
+                        + " wrote it");
+                }
+            })
+            .ignore(none());
+        for (Map.Entry<String, List<AsmVisitorWrapper>> e : all.byType().entrySet()) {
+            List<AsmVisitorWrapper> visitors = e.getValue();
+            builder = builder.type(named(e.getKey())).transform(
+                (DynamicType.Builder<?> b, TypeDescription type, ClassLoader loader, JavaModule module,
+                 java.security.ProtectionDomain pd) -> {
+                    DynamicType.Builder<?> out = b;
+                    for (AsmVisitorWrapper v : visitors) {
+                        out = out.visit(v);
+                    }
+                    return out;
+                });
+        }
+        return builder.installOn(inst);
+    }
+
+    /** For the start-up line: which mitigation is on, not needed, or skipped. */
+    public String summary() {
+        return status.isEmpty() ? "mitigations off" : "mitigations [" + String.join("; ", status) + "]";
+    }
+
+    /** Stops deferring, makes every deferred snapshot durable, and restores Kafka's code. */
+    public void stop() {
+        PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
+        flush(pending);
+        if (transformer != null) {
+            transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
+        }
+        flush(pending); // a roll already past the switch when it flipped may have deferred one more
+    }
+
+    private void flush(PendingSnapshots pending) {
+        if (pending == null) {
+            return;
+        }
+        try {
+            pending.flush(null);
+        } catch (IOException e) {
+            log.error("roll-flush: a deferred snapshot fsync failed on detach (" + e + ")");
+        }
+    }
+}

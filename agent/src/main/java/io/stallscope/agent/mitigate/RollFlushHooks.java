@@ -1,0 +1,92 @@
+package io.stallscope.agent.mitigate;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+
+/**
+ * What the roll-flush advice calls from inside Kafka's classes (they reach it through the system class
+ * loader, which holds the agent jar). With nothing installed every method does exactly what Kafka
+ * does. The fsync is skipped only for a snapshot written inside a roll, on that thread.
+ */
+public final class RollFlushHooks {
+    private static volatile PendingSnapshots pending;
+    private static volatile MitigationMetrics metrics;
+    private static final ThreadLocal<int[]> ROLL_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+    private static final ThreadLocal<File> WRITING = new ThreadLocal<>();
+
+    private RollFlushHooks() {
+    }
+
+    static void install(PendingSnapshots snapshots, MitigationMetrics m) {
+        metrics = m;
+        pending = snapshots;
+    }
+
+    /** Stops deferring; returns what was pending so the caller can flush it. */
+    static PendingSnapshots uninstall() {
+        PendingSnapshots was = pending;
+        pending = null;
+        return was;
+    }
+
+    public static void rollEntered() {
+        ROLL_DEPTH.get()[0]++;
+    }
+
+    public static void rollExited() {
+        int[] depth = ROLL_DEPTH.get();
+        if (depth[0] > 0) {
+            depth[0]--;
+        }
+    }
+
+    public static void snapshotWriteEntered(File snapshot) {
+        if (pending != null && ROLL_DEPTH.get()[0] > 0) {
+            WRITING.set(snapshot);
+        }
+    }
+
+    public static void snapshotWriteExited() {
+        WRITING.remove();
+    }
+
+    /** Replaces FileChannel.force inside writeSnapshot. */
+    public static void force(FileChannel channel, boolean metaData) throws IOException {
+        PendingSnapshots snapshots = pending;
+        File snapshot = WRITING.get();
+        if (snapshots != null && snapshot != null) {
+            try {
+                if (snapshots.defer(snapshot)) {
+                    return;
+                }
+            } catch (Throwable t) {
+                failed(t);
+            }
+        }
+        channel.force(metaData);
+    }
+
+    /** Before a flush of this log (and before it marks the recovery point): its snapshots become durable. */
+    public static void beforeFlush(Object log) throws IOException {
+        PendingSnapshots snapshots = pending;
+        if (snapshots == null || snapshots.size() == 0) {
+            return;
+        }
+        File dir;
+        try {
+            dir = LogDirs.of(log);
+        } catch (Throwable t) {
+            failed(t);
+            dir = null; // fsync every pending snapshot: more than needed, never less
+        }
+        snapshots.flush(dir);
+    }
+
+    private static void failed(Throwable t) {
+        MitigationMetrics m = metrics;
+        if (m != null) {
+            m.failed(PendingSnapshots.MITIGATION, t);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.stallscope.agent.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** mitigate= and the bounds of its knobs: nothing is on unless asked, and no value outside its range passes. */
+class MitigationOptionsTest {
+    private static final Map<String, String> NO_ENV = Map.of();
+
+    private static AgentOptions parse(String args) throws OptionException {
+        return AgentOptions.parse(args, NO_ENV);
+    }
+
+    @Test
+    void nothingIsMitigatedByDefault() throws Exception {
+        AgentOptions o = parse("");
+        assertThat(o.mitigate("roll-flush")).isFalse();
+        assertThat(o.mitigate("prefetch")).isFalse();
+        assertThat(o.segmentFlushDelayNanos()).isZero();
+        assertThat(o.rollFlushMaxPending()).isEqualTo(1000);
+        assertThat(o.prefetchMaxBytes()).isEqualTo(1L << 20);
+        assertThat(o.prefetchMinBytes()).isEqualTo(4096);
+    }
+
+    @Test
+    void eitherOrBothAsAListContinuedAfterCommas() throws Exception {
+        AgentOptions both = parse("mitigate=roll-flush,prefetch,prometheus=9404");
+        assertThat(both.mitigate("roll-flush")).isTrue();
+        assertThat(both.mitigate("prefetch")).isTrue();
+        assertThat(both.prometheus().port()).isEqualTo(9404);
+        AgentOptions one = parse("mitigate=prefetch");
+        assertThat(one.mitigate("prefetch")).isTrue();
+        assertThat(one.mitigate("roll-flush")).isFalse();
+        assertThat(parse("mitigate=none").mitigate("roll-flush")).isFalse();
+        assertThat(AgentOptions.parse("", Map.of("STALLSCOPE_MITIGATE", "roll-flush")).mitigate("roll-flush")).isTrue();
+    }
+
+    @Test
+    void unknownMitigationIsNamedWithTheNearestOne() {
+        assertThatThrownBy(() -> parse("mitigate=roll-flsh"))
+            .hasMessageContaining("unknown mitigation 'roll-flsh'").hasMessageContaining("did you mean 'roll-flush'");
+        assertThatThrownBy(() -> parse("mitigate=roll-flush,prefech")).hasMessageContaining("'prefech'");
+    }
+
+    @Test
+    void segmentFlushDelayIsBoundedToFiveMinutes() throws Exception {
+        assertThat(parse("mitigate.segment.flush.delay=0").segmentFlushDelayNanos()).isZero();
+        assertThat(parse("mitigate.segment.flush.delay=30s").segmentFlushDelayNanos()).isEqualTo(30_000_000_000L);
+        assertThat(parse("mitigate.segment.flush.delay=5m").segmentFlushDelayNanos()).isEqualTo(300_000_000_000L);
+        assertThatThrownBy(() -> parse("mitigate.segment.flush.delay=301s")).hasMessageContaining("from 0 to 5m");
+        assertThatThrownBy(() -> parse("mitigate.segment.flush.delay=10")).hasMessageContaining("with a unit");
+    }
+
+    @Test
+    void prefetchBytesAreBounded() throws Exception {
+        assertThat(parse("mitigate.prefetch.max.bytes=4KiB").prefetchMaxBytes()).isEqualTo(4096);
+        assertThat(parse("mitigate.prefetch.max.bytes=64MiB").prefetchMaxBytes()).isEqualTo(64L << 20);
+        assertThat(parse("mitigate.prefetch.max.bytes=65536").prefetchMaxBytes()).isEqualTo(65536);
+        assertThat(parse("mitigate.prefetch.max.bytes=2m").prefetchMaxBytes()).isEqualTo(2L << 20);
+        assertThatThrownBy(() -> parse("mitigate.prefetch.max.bytes=4095")).hasMessageContaining("from 4KiB to 64MiB");
+        assertThatThrownBy(() -> parse("mitigate.prefetch.max.bytes=65MiB")).hasMessageContaining("from 4KiB to 64MiB");
+        assertThatThrownBy(() -> parse("mitigate.prefetch.max.bytes=lots")).hasMessageContaining("expected a size");
+        assertThatThrownBy(() -> parse("mitigate.prefetch.max.bytes=99999999999999GiB")).hasMessageContaining("expected a size");
+        assertThat(parse("mitigate.prefetch.min.bytes=0").prefetchMinBytes()).isZero();
+        assertThatThrownBy(() -> parse("mitigate.prefetch.min.bytes=2MiB")).hasMessageContaining("from 0 to 1MiB");
+    }
+
+    @Test
+    void maxPendingSnapshotsIsBounded() throws Exception {
+        assertThat(parse("mitigate.roll.flush.max.pending=1").rollFlushMaxPending()).isEqualTo(1);
+        assertThat(parse("mitigate.roll.flush.max.pending=100000").rollFlushMaxPending()).isEqualTo(100000);
+        assertThatThrownBy(() -> parse("mitigate.roll.flush.max.pending=0")).hasMessageContaining("from 1 to 100000");
+        assertThatThrownBy(() -> parse("mitigate.roll.flush.max.pending=100001")).hasMessageContaining("from 1 to 100000");
+    }
+}

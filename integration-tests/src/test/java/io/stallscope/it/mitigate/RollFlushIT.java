@@ -1,0 +1,116 @@
+package io.stallscope.it.mitigate;
+
+import io.stallscope.it.broker.KafkaBroker;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.slowdisk.ShimCall;
+import io.stallscope.it.slowdisk.SlowDisk;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * roll-flush on a real Kafka 3.6.2 broker (2.8-3.6 fsync the producer-state snapshot inside the roll,
+ * on the request handler, under the partition lock). Simulated: a slow disk, every fsync of a
+ * .snapshot file delayed by 50 ms by the LD_PRELOAD shim, which also logs the thread that called it.
+ * With the mitigation every snapshot fsync runs on the scheduler (the flush-log job), none on a request
+ * handler; without it (the control) they run on the request handlers. Nothing produced is lost.
+ */
+class RollFlushIT {
+    private static final String TOPIC = "rolls";
+    private static final int RECORDS = 6000;
+    private static final Duration FSYNC = Duration.ofMillis(50);
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void snapshotFsyncLeavesTheRequestHandlerOn36(@TempDir Path tmp) throws Exception {
+        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("\\.snapshot$", FSYNC);
+        MitigatedBroker mb = new MitigatedBroker("3.6.2", "roll-flush", "mitigate=roll-flush", disk);
+        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
+            broker.start();
+            int rolls = produceWithRolls(broker);
+            Scrape metrics = Scrape.of(mb.prometheusPort);
+            List<ShimCall> fsyncs = snapshotFsyncs(disk);
+
+            assertThat(startupLine(broker)).contains("roll-flush on");
+            // the shim saw who fsynced each snapshot: only the scheduler's threads
+            assertThat(fsyncs).hasSizeGreaterThanOrEqualTo(rolls)
+                .allSatisfy(c -> assertThat(c.thread()).startsWith("kafka-schedule"));
+            // the agent's thread-role data says the same
+            assertThat(metrics.ops("snapshot_write", "request_handler")).isGreaterThanOrEqualTo(rolls);
+            assertThat(metrics.ops("snapshot_flush", "scheduler")).isGreaterThanOrEqualTo(rolls);
+            assertThat(metrics.ops("snapshot_flush", "request_handler")).isZero();
+            assertThat(metrics.event("roll-flush", "deferred")).isGreaterThanOrEqualTo(rolls);
+            assertThat(metrics.event("roll-flush", "error")).isZero();
+            assertThat(metrics.sum("stallscope_op_seconds_max", java.util.Map.of("op", "snapshot_write",
+                "role", "request_handler"))).as("no snapshot write waits for the 50 ms fsync").isLessThan(0.045);
+            assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
+        }
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void withoutTheMitigationTheRequestHandlerFsyncs(@TempDir Path tmp) throws Exception {
+        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("\\.snapshot$", FSYNC);
+        MitigatedBroker mb = new MitigatedBroker("3.6.2", "roll-flush-control", "", disk);
+        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
+            broker.start();
+            int rolls = produceWithRolls(broker);
+            Scrape metrics = Scrape.of(mb.prometheusPort);
+            assertThat(startupLine(broker)).contains("mitigations off");
+            assertThat(snapshotFsyncs(disk)).filteredOn(c -> c.thread().startsWith("data-plane-kafk"))
+                .hasSizeGreaterThanOrEqualTo(rolls);
+            assertThat(metrics.ops("snapshot_flush", "scheduler")).isZero();
+            assertThat(metrics.sum("stallscope_op_seconds_max", java.util.Map.of("op", "snapshot_write",
+                "role", "request_handler"))).isGreaterThanOrEqualTo(FSYNC.toMillis() / 1000.0);
+        }
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void notNeededFrom37(@TempDir Path tmp) throws Exception {
+        MitigatedBroker mb = new MitigatedBroker("3.7.2", "roll-flush-37", "mitigate=roll-flush",
+            SlowDisk.logTo(tmp.resolve("shim.log")));
+        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
+            broker.start();
+            int rolls = produceWithRolls(broker);
+            Scrape metrics = Scrape.of(mb.prometheusPort);
+            assertThat(startupLine(broker)).contains("roll-flush not needed on Kafka 3.7.2");
+            assertThat(metrics.event("roll-flush", "deferred")).isZero();
+            // Kafka's own flushProducerStateSnapshot, on the scheduler
+            assertThat(metrics.ops("snapshot_flush", "scheduler")).isGreaterThanOrEqualTo(rolls);
+        }
+    }
+
+    /** Produces RECORDS of 1 KiB into 1 MiB segments; returns the rolls the agent counted. */
+    static int produceWithRolls(KafkaBroker broker) throws Exception {
+        KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
+        assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, 1024)).isEqualTo(RECORDS);
+        Thread.sleep(2000); // the flush-log jobs the last rolls scheduled
+        long segments;
+        try (var files = Files.list(broker.dataDir().resolve(TOPIC + "-0"))) {
+            segments = files.filter(f -> f.toString().endsWith(".log")).count();
+        }
+        assertThat(segments).as("rolls happened").isGreaterThanOrEqualTo(4);
+        return (int) segments - 1;
+    }
+
+    static List<ShimCall> snapshotFsyncs(SlowDisk disk) throws Exception {
+        return disk.calls().stream().filter(c -> c.path().endsWith(".snapshot") && c.call().startsWith("f")).toList();
+    }
+
+    static String startupLine(KafkaBroker broker) throws Exception {
+        return Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
+            .filter(l -> l.contains("Stallscope ") && l.contains("active ("))
+            .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
+    }
+}

@@ -1,0 +1,51 @@
+package io.stallscope.it.mitigate;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** One scrape of the agent's Prometheus endpoint, summed by metric name and label subset. */
+record Scrape(String text) {
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)");
+
+    static Scrape of(int port) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + "/metrics").toURL()
+            .openConnection();
+        c.setConnectTimeout(3000);
+        c.setReadTimeout(10000);
+        try (InputStream in = c.getInputStream()) {
+            return new Scrape(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } finally {
+            c.disconnect();
+        }
+    }
+
+    /** Sum of the samples of {@code name} whose labels include all of {@code labels}. */
+    double sum(String name, Map<String, String> labels) {
+        double total = 0;
+        for (String line : text.split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (line.startsWith("#") || !m.find() || !m.group(1).equals(name)) {
+                continue;
+            }
+            String l = m.group(2) == null ? "" : m.group(2);
+            if (labels.entrySet().stream().allMatch(e -> l.contains(e.getKey() + "=\"" + e.getValue() + "\""))) {
+                total += Double.parseDouble(m.group(3));
+            }
+        }
+        return total;
+    }
+
+    double ops(String op, String role) {
+        return sum("stallscope_op_seconds_count", Map.of("op", op, "role", role));
+    }
+
+    double event(String mitigation, String event) {
+        return sum("stallscope_mitigation_events_total", Map.of("mitigation", mitigation, "event", event));
+    }
+}
