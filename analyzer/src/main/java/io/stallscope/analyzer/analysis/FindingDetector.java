@@ -128,14 +128,14 @@ final class FindingDetector {
             for (int i = lane.firstAtOrAfter(o.from()); i < lane.size() && lane.time(i) <= o.to(); i++) {
                 int stack = lane.stack(i);
                 IoOp op = a.classifier().io(stack);
-                boolean index = hasFrame(stack, "AbstractIndex.resize", "AbstractIndex.trimToValidSize", "forceUnmap");
+                boolean index = indexWork(stack);
                 if (index && op == IoOp.NONE) op = IoOp.MUNMAP;
                 if (!op.storage()) continue;
                 long[] tv = time.computeIfAbsent(op, k -> new long[2]);
                 tv[0] += lane.weight(i) * interval;
                 tv[1] += lane.weight(i);
                 stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, (long) lane.weight(i), Long::sum);
-                if (op == IoOp.FSYNC && hasFrame(stack, "roll", "Roll")) threadRoll = true;
+                if (op == IoOp.FSYNC && roll(stack)) threadRoll = true;
                 if (index) indexWork = true;
             }
             for (IoEvent e : io.getOrDefault(t.id(), List.of())) {
@@ -146,7 +146,7 @@ final class FindingDetector {
                 tv[0] += e.end() - e.start();
                 tv[1] += MIN_SAMPLES; // a recorded event passed JFR's threshold: it counts as seen
                 if (e.stack() > 0) stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(e.stack(), 1L, Long::sum);
-                if (op == IoOp.FSYNC && hasFrame(e.stack(), "roll", "Roll")) threadRoll = true;
+                if (op == IoOp.FSYNC && roll(e.stack())) threadRoll = true;
             }
 
             if (role.equals("network")) {
@@ -206,12 +206,23 @@ final class FindingDetector {
                 .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).get().getKey();
     }
 
-    private final Map<String, Map<Integer, Boolean>> frameCache = new HashMap<>();
+    private final Map<Integer, Boolean> indexFrames = new HashMap<>();
+    private final Map<Integer, Boolean> rollFrames = new HashMap<>();
+    private static final String[] INDEX = {"AbstractIndex.resize", "AbstractIndex.trimToValidSize", "forceUnmap"};
+    private static final String[] ROLL = {"roll", "Roll"};
 
-    /** Whether any frame's name contains one of {@code parts}; cached per stack, samples repeat stacks. */
-    private boolean hasFrame(int stack, String... parts) {
-        return frameCache.computeIfAbsent(String.join("|", parts), k -> new HashMap<>())
-                .computeIfAbsent(stack, s -> scanFrames(s, parts));
+    /** Index resize or unmap code on the stack; cached per stack, as samples repeat stacks. */
+    private boolean indexWork(int stack) {
+        Boolean b = indexFrames.get(stack);
+        if (b == null) indexFrames.put(stack, b = scanFrames(stack, INDEX));
+        return b;
+    }
+
+    /** A segment roll on the stack. */
+    private boolean roll(int stack) {
+        Boolean b = rollFrames.get(stack);
+        if (b == null) rollFrames.put(stack, b = scanFrames(stack, ROLL));
+        return b;
     }
 
     private boolean scanFrames(int stack, String... parts) {

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * Names the holder of each wait's lock: exactly when the recording says (JFR's previousOwner), otherwise from
@@ -25,7 +26,8 @@ public final class HolderAttributor {
     private final Map<Integer, List<IoEvent>> ioByThread = new HashMap<>();
     private final Map<String, SiteIndex> sites = new HashMap<>();
     private final long[] threadWeight;
-    private final List<Integer> touched = new ArrayList<>();
+    private int[] touched = new int[64];
+    private int touchedCount;
 
     public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals) {
         this.rec = rec;
@@ -52,37 +54,107 @@ public final class HolderAttributor {
             w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, a.dominantStack(op), op);
             return;
         }
-        SiteIndex site = sites.computeIfAbsent(w.file + ":" + w.siteMethod, k -> new SiteIndex(w.file, w.siteMethod));
+        String siteKey = w.file + ":" + w.siteMethod;
+        SiteIndex site = sites.get(siteKey);
+        if (site == null) sites.put(siteKey, site = new SiteIndex(w.file, w.siteMethod));
+        if (site.tooBroad) {
+            attributeByLanes(w, from, to, interval);
+            return;
+        }
         // Two passes over the window with reused arrays: weights per thread, then the winner's stacks.
         // Samples inside the wait count four times those in the margins, which may show the next holder.
         int first = site.firstAtOrAfter(from);
-        touched.clear();
+        touchedCount = 0;
         long total = 0;
         for (int i = first; i < site.size && site.time[i] <= to; i++) {
             int t = site.thread[i];
             if (t == w.thread) continue;
             long weight = weightIn(site, i, to, interval, w);
-            if (threadWeight[t] == 0) touched.add(t);
+            if (threadWeight[t] == 0) {
+                if (touchedCount == touched.length) touched = Arrays.copyOf(touched, touchedCount * 2);
+                touched[touchedCount++] = t;
+            }
             threadWeight[t] += weight;
             total += weight;
         }
         int best = -1;
-        for (int t : touched) {
+        for (int k = 0; k < touchedCount; k++) {
+            int t = touched[k];
             if (best < 0 || threadWeight[t] > threadWeight[best] || (threadWeight[t] == threadWeight[best] && t < best)) best = t;
         }
         if (best < 0) return;
         long bestWeight = threadWeight[best];
-        for (int t : touched) threadWeight[t] = 0;
-        ActivityTally tally = new ActivityTally();
+        for (int k = 0; k < touchedCount; k++) threadWeight[touched[k]] = 0;
+        // The winner's stacks in the window are few: tally them in reused arrays, not maps (millions of waits).
+        int distinct = 0;
+        long[] opWeight = new long[IoOp.values().length];
         for (int i = first; i < site.size && site.time[i] <= to; i++) {
-            if (site.thread[i] == best) tally.add(site.stack[i], weightIn(site, i, to, interval, w), classifier.io(site.stack[i]));
+            if (site.thread[i] != best) continue;
+            long weight = weightIn(site, i, to, interval, w);
+            int st = site.stack[i];
+            opWeight[classifier.io(st).ordinal()] += weight;
+            int k = 0;
+            while (k < distinct && tallyStack[k] != st) k++;
+            if (k == distinct) {
+                if (distinct == tallyStack.length) {
+                    tallyStack = Arrays.copyOf(tallyStack, distinct * 2);
+                    tallyWeight = Arrays.copyOf(tallyWeight, distinct * 2);
+                }
+                tallyStack[k] = st;
+                tallyWeight[k] = 0;
+                distinct++;
+            }
+            tallyWeight[k] += weight;
+        }
+        IoOp op = ioOp(best, from, to);
+        long opBest = 0;
+        for (IoOp candidate : IoOp.values()) {
+            if (candidate.storage() && opWeight[candidate.ordinal()] > opBest) {
+                opBest = opWeight[candidate.ordinal()];
+                op = candidate;
+            }
+        }
+        // The frames that explain it: the most sampled stack, among those in that syscall when there are any.
+        int stack = 0;
+        long stackBest = -1;
+        for (int k = 0; k < distinct; k++) {
+            boolean inOp = opBest == 0 || classifier.io(tallyStack[k]) == op;
+            if (inOp && (tallyWeight[k] > stackBest || (tallyWeight[k] == stackBest && tallyStack[k] < stack))) {
+                stackBest = tallyWeight[k];
+                stack = tallyStack[k];
+            }
         }
         // Sure when one thread alone was seen inside the locked method, and seen for most of the wait.
         double share = (double) bestWeight / total;
         double coverage = Math.min(1.0, (double) bestWeight / 4 * interval / Math.max(w.duration(), interval));
         double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
-        IoOp op = tally.op(ioOp(best, from, to));
-        w.holder = new Holder(best, Holder.INFERRED, confidence, tally.dominantStack(op), op);
+        w.holder = new Holder(best, Holder.INFERRED, confidence, stack, op);
+    }
+
+    private int[] tallyStack = new int[16];
+    private long[] tallyWeight = new long[16];
+
+    /** The slow way, for sites too broad to index: every thread's samples in the window. */
+    private void attributeByLanes(Wait w, long from, long to, long interval) {
+        int best = -1;
+        ActivityTally bestTally = null;
+        long total = 0;
+        for (ThreadInfo t : threadsByFile.getOrDefault(w.file, List.of())) {
+            if (t.id() == w.thread) continue;
+            ActivityTally a = activity(t.id(), from, to, w.siteMethod, w.start, w.end);
+            if (a.weight == 0) continue;
+            total += a.weight;
+            if (bestTally == null || a.weight > bestTally.weight) {
+                best = t.id();
+                bestTally = a;
+            }
+        }
+        if (best < 0) return;
+        double share = (double) bestTally.weight / total;
+        double coverage = Math.min(1.0, (double) bestTally.weight / 4 * interval / Math.max(w.duration(), interval));
+        double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
+        IoOp op = bestTally.op(ioOp(best, from, to));
+        w.holder = new Holder(best, Holder.INFERRED, confidence, bestTally.dominantStack(op), op);
     }
 
     private static long weightIn(SiteIndex site, int i, long to, long interval, Wait w) {
@@ -98,53 +170,67 @@ public final class HolderAttributor {
      * search and a walk over its window rather than a pass over every thread.
      */
     private final class SiteIndex {
-        long[] time = new long[64];
-        int[] thread = new int[64];
-        int[] stack = new int[64];
-        int[] weight = new int[64];
-        int size;
+        final long[] time;
+        final int[] thread;
+        final int[] stack;
+        final char[] weight;
+        final int size;
+        final boolean tooBroad;
 
         SiteIndex(int file, String method) {
+            // Two passes: count, then merge the threads' (time-sorted) candidates into arrays of exact size,
+            // so that a site seen in millions of samples costs 18 bytes each and no sorting copies.
             Map<Integer, Boolean> inside = new HashMap<>();
-            for (ThreadInfo t : threadsByFile.getOrDefault(file, List.of())) {
+            List<ThreadInfo> threads = threadsByFile.getOrDefault(file, List.of());
+            int n = 0;
+            for (ThreadInfo t : threads) {
                 Samples.Lane lane = rec.samples.lane(t.id());
                 for (int i = 0; i < lane.size(); i++) {
-                    int s = lane.stack(i);
-                    if (!inside.computeIfAbsent(s, k -> holdsInside(k, method))) continue;
-                    add(lane.time(i), t.id(), s, lane.weight(i));
+                    if (inside.computeIfAbsent(lane.stack(i), k -> holdsInside(k, method))) n++;
                 }
             }
-            int[] order = new int[size];
-            for (int i = 0; i < size; i++) order[i] = i;
-            Samples.Lane.sortByKey(order, Arrays.copyOf(time, size));
-            long[] t2 = new long[size];
-            int[] th2 = new int[size];
-            int[] s2 = new int[size];
-            int[] w2 = new int[size];
-            for (int i = 0; i < size; i++) {
-                t2[i] = time[order[i]];
-                th2[i] = thread[order[i]];
-                s2[i] = stack[order[i]];
-                w2[i] = weight[order[i]];
+            // A method on most stacks (a thread's run loop) says nothing about who holds a lock, and indexing
+            // it would copy the whole recording: waits there are attributed by walking the threads instead.
+            tooBroad = n > 2_000_000 && n > totalSamples(threads) / 4;
+            if (tooBroad) n = 0;
+            size = n;
+            time = new long[n];
+            thread = new int[n];
+            stack = new int[n];
+            weight = new char[n];
+            PriorityQueue<int[]> heads = new PriorityQueue<>(Comparator.comparingLong((int[] c) -> rec.samples.lane(c[0]).time(c[1]))
+                    .thenComparingInt(c -> c[0]));
+            for (ThreadInfo t : threads) {
+                int[] cursor = {t.id(), -1};
+                if (advance(cursor, inside)) heads.add(cursor);
             }
-            time = t2;
-            thread = th2;
-            stack = s2;
-            weight = w2;
+            for (int k = 0; k < n && !heads.isEmpty(); k++) {
+                int[] c = heads.poll();
+                Samples.Lane lane = rec.samples.lane(c[0]);
+                time[k] = lane.time(c[1]);
+                thread[k] = c[0];
+                stack[k] = lane.stack(c[1]);
+                weight[k] = (char) lane.weight(c[1]);
+                if (advance(c, inside)) heads.add(c);
+            }
         }
 
-        private void add(long t, int th, int s, int w) {
-            if (size == time.length) {
-                time = Arrays.copyOf(time, size * 2);
-                thread = Arrays.copyOf(thread, size * 2);
-                stack = Arrays.copyOf(stack, size * 2);
-                weight = Arrays.copyOf(weight, size * 2);
+        private long totalSamples(List<ThreadInfo> threads) {
+            long n = 0;
+            for (ThreadInfo t : threads) n += rec.samples.lane(t.id()).size();
+            return n;
+        }
+
+        /** Moves a (thread, index) cursor to that thread's next candidate sample. */
+        private boolean advance(int[] cursor, Map<Integer, Boolean> inside) {
+            Samples.Lane lane = rec.samples.lane(cursor[0]);
+            for (int i = cursor[1] + 1; i < lane.size(); i++) {
+                if (inside.get(lane.stack(i))) {
+                    cursor[1] = i;
+                    return true;
+                }
             }
-            time[size] = t;
-            thread[size] = th;
-            stack[size] = s;
-            weight[size] = w;
-            size++;
+            return false;
         }
 
         int firstAtOrAfter(long t) {

@@ -74,6 +74,7 @@ public final class StackClassifier {
                 return NOT_WAITING;
             }
             if (isLockMachinery(n)) {
+                onlyFutex = false;
                 if (n.startsWith("java.util.concurrent.locks.") && (n.contains(".acquire") || n.endsWith(".lock")
                         || n.endsWith(".lockInterruptibly") || n.endsWith(".tryLock"))) {
                     aqsMarker = true;
@@ -86,7 +87,8 @@ public final class StackClassifier {
             // First ordinary Java frame: the one that asked for the lock, if the frames above were lock machinery.
             if (monitorMarker) return new LockWaitSite(i, "monitor");
             if (aqsMarker) return new LockWaitSite(i, lockType == null ? "AbstractQueuedSynchronizer" : lockType);
-            // async-profiler often shows a monitor wait as a bare futex wait right above the synchronized line.
+            // async-profiler often shows a monitor wait as a bare futex wait right above the synchronized line
+            // (native frames only: a LockSupport.park without Lock.lock under it is an idle wait, not a lock).
             if (i > 0 && onlyFutex && frames.line(f[i]) > 0 && !n.endsWith("0")) return new LockWaitSite(i, "monitor");
             return NOT_WAITING;
         }
