@@ -18,8 +18,9 @@ public final class Contention {
     public long totalWaitNanos;
     public int waitCount;
     public long longestWaitNanos;
-    private final Map<Integer, Share> waiters = new HashMap<>();
-    private final Map<Integer, HolderShare> holders = new HashMap<>();
+    // Indexed by thread id: a contention storm adds millions of waits, a map would box each one.
+    private Share[] waiters = new Share[16];
+    private HolderShare[] holders = new HolderShare[16];
 
     Contention(Wait first) {
         this.key = first.lockKey;
@@ -33,18 +34,25 @@ public final class Contention {
         totalWaitNanos += d;
         waitCount++;
         longestWaitNanos = Math.max(longestWaitNanos, d);
-        waiters.computeIfAbsent(w.thread, Share::new).add(d);
-        if (w.holder != null) holders.computeIfAbsent(w.holder.thread(), HolderShare::new).add(w, d);
+        if (w.thread >= waiters.length) waiters = java.util.Arrays.copyOf(waiters, Math.max(w.thread + 1, waiters.length * 2));
+        if (waiters[w.thread] == null) waiters[w.thread] = new Share(w.thread);
+        waiters[w.thread].add(d);
+        if (w.holder != null) {
+            int h = w.holder.thread();
+            if (h >= holders.length) holders = java.util.Arrays.copyOf(holders, Math.max(h + 1, holders.length * 2));
+            if (holders[h] == null) holders[h] = new HolderShare(h);
+            holders[h].add(w, d);
+        }
     }
 
     /** Total wait per waiting thread, longest first. */
     public List<Share> waiters() {
-        return sorted(waiters.values());
+        return sorted(present(waiters));
     }
 
     /** For each holder, the wait it caused (the waits attributed to it), most first. */
     public List<HolderShare> holders() {
-        return sorted(holders.values());
+        return sorted(present(holders));
     }
 
     /** The holder that caused most of the waiting, with its most telling attribution; null when unknown. */
@@ -54,6 +62,14 @@ public final class Contention {
         HolderShare h = hs.get(0);
         Holder best = h.telling;
         return new Holder(best.thread(), best.how(), h.confidence(), best.stack(), best.op());
+    }
+
+    private static <T> List<T> present(T[] byThread) {
+        List<T> l = new ArrayList<>();
+        for (T t : byThread) {
+            if (t != null) l.add(t);
+        }
+        return l;
     }
 
     private static <T extends Share> List<T> sorted(java.util.Collection<T> c) {

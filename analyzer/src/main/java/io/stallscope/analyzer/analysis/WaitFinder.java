@@ -93,7 +93,19 @@ public final class WaitFinder {
     private record Site(String key, String label, String method, String frame) {
     }
 
-    private final Map<Long, Site> sites = new HashMap<>();
+    /** Per file, per stack id: millions of waiting samples share a few stacks. */
+    private final Map<Integer, Site[]> sites = new HashMap<>();
+
+    private Site siteOf(int file, int stack, LockWaitSite s) {
+        Site[] byStack = sites.get(file);
+        if (byStack == null || stack >= byStack.length) {
+            byStack = byStack == null ? new Site[rec.stacks.size()] : Arrays.copyOf(byStack, rec.stacks.size());
+            sites.put(file, byStack);
+        }
+        Site site = byStack[stack];
+        if (site == null) byStack[stack] = site = site(file, stack, s);
+        return site;
+    }
 
     private Site site(int file, int stack, LockWaitSite s) {
         int[] frames = rec.stacks.frames(stack);
@@ -121,9 +133,7 @@ public final class WaitFinder {
                 cur = null;
                 continue;
             }
-            long siteKey = (long) t.file() << 32 | lane.stack(i);
-            Site site = sites.get(siteKey);
-            if (site == null) sites.put(siteKey, site = site(t.file(), lane.stack(i), s));
+            Site site = siteOf(t.file(), lane.stack(i), s);
             if (cur != null && cur.lockKey.equals(site.key) && time <= cur.end + interval + interval / 2) {
                 cur.end = Math.max(cur.end, end);
                 continue;

@@ -40,6 +40,7 @@ final class ChunkReader {
     private final Map<Long, String> methodNames = new HashMap<>();
     private final Map<Long, Boolean> methodJava = new HashMap<>();
     private final Map<Long, State> states = new HashMap<>();
+    private final State[] stateCache = new State[2048];
     private long startNanos;
     private long startTicks;
     private double nanosPerTick;
@@ -498,12 +499,15 @@ final class ChunkReader {
     }
 
     private State state(long key) {
+        // Samples look their state up millions of times; the keys are small numbers.
+        if (key >= 0 && key < stateCache.length && stateCache[(int) key] != null) return stateCache[(int) key];
         State s = states.get(key);
         if (s == null) {
             Object v = lookup("jdk.types.ThreadState", key);
             s = State.fromName(str(get(v, meta.byName.get("jdk.types.ThreadState"), "name")));
             states.put(key, s);
         }
+        if (key >= 0 && key < stateCache.length) stateCache[(int) key] = s;
         return s;
     }
 

@@ -33,23 +33,24 @@ final class Cursor {
     }
 
     long varlong() throws JfrFormatException {
-        // Fast path: the whole 9-byte maximum is in range, so no per-byte bound check.
-        if (limit - pos >= 9) {
-            long result = 0;
-            for (int shift = 0; shift < 56; shift += 7) {
-                byte b = buf.get(pos++);
-                result |= (long) (b & 0x7f) << shift;
-                if (b >= 0) return result;
-            }
-            return result | (long) (buf.get(pos++) & 0xff) << 56;
-        }
+        // One loop with the bound check inline: most fields end within 9 bytes of their event's end, so a
+        // "whole varint in range" fast path would rarely apply.
+        int p = pos;
+        int lim = limit;
         long result = 0;
         for (int shift = 0; shift < 56; shift += 7) {
-            byte b = u1();
+            if (p >= lim) throw corrupt("unexpected end of data");
+            byte b = buf.get(p++);
             result |= (long) (b & 0x7f) << shift;
-            if (b >= 0) return result;
+            if (b >= 0) {
+                pos = p;
+                return result;
+            }
         }
-        return result | (long) (u1() & 0xff) << 56;
+        if (p >= lim) throw corrupt("unexpected end of data");
+        result |= (long) (buf.get(p++) & 0xff) << 56;
+        pos = p;
+        return result;
     }
 
     int varint() throws JfrFormatException {
