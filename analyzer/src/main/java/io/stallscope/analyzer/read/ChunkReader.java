@@ -537,27 +537,94 @@ final class ChunkReader {
         long key = p.vals[p.fStack];
         int id = stackIds.get(key, -1);
         if (id >= 0) return id;
+        int[] ids = stackFrames(key);
+        id = rec.stacks.intern(ids);
+        stackIds.put(key, id);
+        return id;
+    }
+
+    /** Per chunk: (method, line, frame type) to frame id, so a frame's name is built once, not per stack. */
+    private final LongIntMap frameIds = new LongIntMap();
+    private int[] frameBuf = new int[64];
+
+    /**
+     * The frame ids of a stack-trace pool entry. A profiler's pool holds many stacks that differ only in
+     * bytecode index, so this is hot: the usual layout (truncated, frames[method, line, bci, type]) is read
+     * directly; any other layout goes through the generic reader.
+     */
+    private int[] stackFrames(long key) {
         JfrType st = meta.byName.get("jdk.types.StackTrace");
-        Object v = lookup("jdk.types.StackTrace", key);
-        Object frames = get(v, st, "frames");
-        int[] ids = new int[0];
-        if (frames instanceof Object[] fa && st != null) {
+        LongIntMap positions = st == null ? null : pools.get(st.id);
+        int at = positions == null ? -1 : positions.get(key, -1);
+        if (at < 0) return new int[0];
+        try {
+            if (standardStackLayout(st)) {
+                Cursor c = new Cursor(buf, at, base + available);
+                c.u1();
+                int n = c.count(4);
+                if (n > frameBuf.length) frameBuf = new int[n];
+                for (int i = 0; i < n; i++) {
+                    long method = c.varlong();
+                    int line = (int) c.varlong();
+                    c.varlong();
+                    long type = c.varlong();
+                    frameBuf[i] = frame(method, line, type);
+                }
+                return java.util.Arrays.copyOf(frameBuf, n);
+            }
+            Object v = Values.readOne(new Cursor(buf, at, base + available), st, false, 0);
+            Object frames = get(v, st, "frames");
+            if (!(frames instanceof Object[] fa)) return new int[0];
             JfrType ft = st.fields[st.field("frames")].type;
-            ids = new int[fa.length];
+            int[] ids = new int[fa.length];
             int n = 0;
             for (Object f : fa) {
                 Object m = get(f, ft, "method");
                 if (!(m instanceof Long mk)) continue;
-                int line = (int) Values.asLong(get(f, ft, "lineNumber"));
-                String name = methodName(mk);
-                boolean java = methodJava.getOrDefault(mk, true) && !nativeFrameType(get(f, ft, "type"));
-                ids[n++] = rec.frames.intern(name, line, java);
+                Object type = get(f, ft, "type");
+                ids[n++] = frame(mk, (int) Values.asLong(get(f, ft, "lineNumber")), type instanceof Long t ? t : -1);
             }
-            ids = java.util.Arrays.copyOf(ids, n);
+            return java.util.Arrays.copyOf(ids, n);
+        } catch (JfrFormatException e) {
+            return new int[0];
         }
-        id = rec.stacks.intern(ids);
-        stackIds.put(key, id);
+    }
+
+    private Boolean standardLayout;
+
+    private boolean standardStackLayout(JfrType st) {
+        if (standardLayout == null) {
+            boolean ok = st.fields.length == 2 && st.fields[0].name.equals("truncated") && !st.fields[0].array
+                    && st.fields[0].type.kind == JfrType.Kind.BOOLEAN && st.fields[1].name.equals("frames") && st.fields[1].array
+                    && !st.fields[1].constantPool;
+            if (ok) {
+                JfrType.JfrField[] f = st.fields[1].type.fields;
+                ok = f.length == 4 && f[0].name.equals("method") && f[0].constantPool && !f[0].array
+                        && f[1].name.equals("lineNumber") && f[1].type.kind == JfrType.Kind.VARINT && !f[1].constantPool && !f[1].array
+                        && f[2].name.equals("bytecodeIndex") && f[2].type.kind == JfrType.Kind.VARINT && !f[2].constantPool && !f[2].array
+                        && f[3].name.equals("type") && f[3].constantPool && !f[3].array;
+            }
+            standardLayout = ok;
+        }
+        return standardLayout;
+    }
+
+    private int frame(long method, int line, long type) {
+        long fk = (method << 26) ^ ((long) (line & 0xFFFFFF) << 2) ^ (type & 3) ^ (type << 50);
+        int id = frameIds.get(fk, -1);
+        if (id >= 0 && frameKeyCheck(id, method, line, type)) return id;
+        String name = methodName(method);
+        boolean java = methodJava.getOrDefault(method, true) && !nativeFrameType(type >= 0 ? type : null);
+        id = rec.frames.intern(name, line, java);
+        frameIds.put(fk, id);
         return id;
+    }
+
+    /** Guards the packed frame key against collisions (huge method keys or lines): re-derive and compare. */
+    private boolean frameKeyCheck(int id, long method, int line, long type) {
+        if (method < (1L << 24) && line >= 0 && line < (1 << 24) && type >= 0 && type < 4) return true;
+        String name = methodName(method);
+        return rec.frames.name(id).equals(name) && rec.frames.line(id) == line;
     }
 
     private final Map<Long, Boolean> nativeTypes = new HashMap<>();
