@@ -29,8 +29,13 @@ public final class Analyzer {
             if (w.duration() < o.minWaitNanos()) return;
             holders.attribute(w);
             byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
-            retained.add(w);
-            if (retained.size() > RETAINED_WAITS) retained.poll();
+            // Once full, only a wait longer than the shortest kept one goes in (most don't: no heap work).
+            if (retained.size() < RETAINED_WAITS) {
+                retained.add(w);
+            } else if (w.duration() > retained.peek().duration()) {
+                retained.poll();
+                retained.add(w);
+            }
         });
         List<Wait> waits = new ArrayList<>(retained);
         waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread));

@@ -24,7 +24,7 @@ public final class HolderAttributor {
     private final long[] intervals;
     private final Map<Integer, List<ThreadInfo>> threadsByFile = new HashMap<>();
     private final Map<Integer, List<IoEvent>> ioByThread = new HashMap<>();
-    private final Map<String, SiteIndex> sites = new HashMap<>();
+    private final Map<Integer, Map<String, SiteIndex>> sites = new HashMap<>();
     private final long[] threadWeight;
     private int[] touched = new int[64];
     private int touchedCount;
@@ -54,9 +54,10 @@ public final class HolderAttributor {
             w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, a.dominantStack(op), op);
             return;
         }
-        String siteKey = w.file + ":" + w.siteMethod;
-        SiteIndex site = sites.get(siteKey);
-        if (site == null) sites.put(siteKey, site = new SiteIndex(w.file, w.siteMethod));
+        // Keyed by file, then by the method name (whose hash the String caches): this runs for every wait.
+        Map<String, SiteIndex> ofFile = sites.computeIfAbsent(w.file, k -> new HashMap<>());
+        SiteIndex site = ofFile.get(w.siteMethod);
+        if (site == null) ofFile.put(w.siteMethod, site = new SiteIndex(w.file, w.siteMethod));
         if (site.tooBroad) {
             attributeByLanes(w, from, to, interval);
             return;
@@ -180,13 +181,16 @@ public final class HolderAttributor {
         SiteIndex(int file, String method) {
             // Two passes: count, then merge the threads' (time-sorted) candidates into arrays of exact size,
             // so that a site seen in millions of samples costs 18 bytes each and no sorting copies.
-            Map<Integer, Boolean> inside = new HashMap<>();
+            // Per stack id: 0 unknown, 1 inside, 2 not (samples repeat stacks millions of times).
+            byte[] inside = new byte[rec.stacks.size()];
             List<ThreadInfo> threads = threadsByFile.getOrDefault(file, List.of());
             int n = 0;
             for (ThreadInfo t : threads) {
                 Samples.Lane lane = rec.samples.lane(t.id());
                 for (int i = 0; i < lane.size(); i++) {
-                    if (inside.computeIfAbsent(lane.stack(i), k -> holdsInside(k, method))) n++;
+                    int s = lane.stack(i);
+                    if (inside[s] == 0) inside[s] = (byte) (holdsInside(s, method) ? 1 : 2);
+                    if (inside[s] == 1) n++;
                 }
             }
             // A method on most stacks (a thread's run loop) says nothing about who holds a lock, and indexing
@@ -222,10 +226,10 @@ public final class HolderAttributor {
         }
 
         /** Moves a (thread, index) cursor to that thread's next candidate sample. */
-        private boolean advance(int[] cursor, Map<Integer, Boolean> inside) {
+        private boolean advance(int[] cursor, byte[] inside) {
             Samples.Lane lane = rec.samples.lane(cursor[0]);
             for (int i = cursor[1] + 1; i < lane.size(); i++) {
-                if (inside.get(lane.stack(i))) {
+                if (inside[lane.stack(i)] == 1) {
                     cursor[1] = i;
                     return true;
                 }
@@ -282,6 +286,7 @@ public final class HolderAttributor {
 
     /** A recorded file or socket operation of {@code t} overlapping the window (JDK recordings have these). */
     private IoOp ioOp(int t, long from, long to) {
+        if (ioByThread.isEmpty()) return IoOp.NONE;
         for (IoEvent e : ioByThread.getOrDefault(t, List.of())) {
             if (e.start() > to) break;
             if (e.end() < from) continue;

@@ -174,8 +174,36 @@ public final class Samples {
             sorted = true;
         }
 
-        /** Stable merge sort of {@code order} by {@code key[order[i]]}. */
+        /**
+         * Stable sort of {@code order} by {@code key[order[i]]}. Lanes are nearly sorted (a profiler flushes
+         * per-thread buffers a little out of order), so insertion sort runs first and gives up for a merge
+         * sort once it has moved more than a few elements per element.
+         */
         public static void sortByKey(int[] order, long[] key) {
+            int n = order.length;
+            int[] backup = order.clone();
+            long budget = 16L * n;
+            boolean done = true;
+            for (int i = 1; i < n && done; i++) {
+                int v = order[i];
+                long k = key[v];
+                int j = i - 1;
+                while (j >= 0 && key[order[j]] > k) {
+                    order[j + 1] = order[j];
+                    j--;
+                    if (--budget < 0) {
+                        done = false;
+                        break;
+                    }
+                }
+                order[j + 1] = v;
+            }
+            if (done) return;
+            System.arraycopy(backup, 0, order, 0, n);
+            mergeSort(order, key);
+        }
+
+        private static void mergeSort(int[] order, long[] key) {
             int n = order.length;
             int[] tmp = new int[n];
             for (int width = 1; width < n; width *= 2) {
