@@ -48,7 +48,10 @@ public final class HolderAttributor {
         long from = w.start - interval / 2;
         long to = w.end + interval;
         if (w.recordedOwner >= 0) {
-            ActivityTally a = activity(w.recordedOwner, from, to, null, w.start, w.end);
+            // What the owner did while holding: its samples inside the locked method (not those where it queues
+            // for the lock again), else any of its samples then, else the nearest ones.
+            ActivityTally a = activity(w.recordedOwner, from, to, w.siteMethod, w.start, w.end);
+            if (a.weight == 0) a = activity(w.recordedOwner, from, to, null, w.start, w.end);
             if (a.weight == 0) a = activity(w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null, w.start, w.end);
             IoOp op = a.op(ioOp(w.recordedOwner, from, to));
             w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, a.dominantStack(op), op);

@@ -35,6 +35,7 @@ class ContentionRecordingTest {
     private Path apReentrant;
     private Path jdkMonitor;
     private Path jdkReentrant;
+    private Path jfrsync;
 
     @BeforeAll
     void record() throws Exception {
@@ -42,6 +43,7 @@ class ContentionRecordingTest {
         apReentrant = Recorder.asyncProfiler("reentrant");
         jdkMonitor = Recorder.jdk("monitor");
         jdkReentrant = Recorder.jdk("reentrant");
+        jfrsync = Recorder.jfrsync("monitor");
     }
 
     static Analysis analyze(Path jfr) throws Exception {
@@ -112,6 +114,27 @@ class ContentionRecordingTest {
         assertThat(c.get("lockType").asText()).contains("ReentrantLock");
         assertHandlerHolderInFileIo(c.get("holder"), Holder.INFERRED);
         assertInferredHoldersAreTrue(jdkReentrant);
+    }
+
+    @Test
+    void jfrsyncJoinsTheJdkChunkAndTheProfilerChunkInTime() throws Exception {
+        JsonNode root = cliJson(jfrsync);
+        assertThat(root.at("/files/0/chunks").asInt()).isEqualTo(2);
+        assertThat(root.at("/files/0/producers").toString()).contains("JDK").contains("async-profiler");
+        // Threads of both chunks are joined: each handler is one thread, with samples (from the profiler chunk)
+        // and waits (from the JDK chunk).
+        List<String> names = new ArrayList<>();
+        root.get("threads").forEach(t -> names.add(t.get("name").asText()));
+        for (int i = 0; i < ContentionProgram.HANDLERS; i++) {
+            assertThat(names).containsOnlyOnce("data-plane-kafka-request-handler-" + i);
+        }
+        JsonNode c = root.at("/contentions/0");
+        assertHandlerHolderInFileIo(c.get("holder"), Holder.RECORDED);
+        // The holder comes from the JDK chunk's previousOwner, its native frames from the profiler chunk's
+        // samples at the same moments: only right if both chunks' ticks were converted with their own bases.
+        List<String> frames = new ArrayList<>();
+        c.at("/holder/frames").forEach(f -> frames.add(f.asText()));
+        assertThat(frames).anyMatch(f -> f.contains("write") && !f.contains(".") || f.contains("fsync") && !f.contains("."));
     }
 
     private static List<String> kinds(JsonNode root) {

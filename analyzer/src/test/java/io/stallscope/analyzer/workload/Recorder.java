@@ -53,6 +53,21 @@ public final class Recorder {
         return jfr;
     }
 
+    /**
+     * async-profiler's jfrsync: one file with a JDK Flight Recorder chunk (monitor enter with previousOwner)
+     * and an async-profiler chunk (wall samples with native frames), each with its own tick base.
+     */
+    public static synchronized Path jfrsync(String mode) throws Exception {
+        Path cached = RECORDED.get("sync-" + mode);
+        if (cached != null) return cached;
+        Path jfr = workDir().resolve("sync-" + mode + ".jfr");
+        Path settings = Paths.get(Recorder.class.getClassLoader().getResource("contention.jfc").toURI());
+        String agent = "-agentpath:" + asyncProfilerLibrary() + "=start,event=wall,interval=10ms,jfrsync=" + settings + ",file=" + jfr;
+        run(List.of(agent), mode, jfr);
+        RECORDED.put("sync-" + mode, jfr);
+        return jfr;
+    }
+
     /** A JDK Flight Recorder recording with monitor-enter, park and file events at zero threshold. */
     public static synchronized Path jdk(String mode) throws Exception {
         Path cached = RECORDED.get("jdk-" + mode);
