@@ -1,0 +1,83 @@
+package io.stallscope.analyzer.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.stallscope.analyzer.workload.Recorder;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** --threads, --from/--to, --min-wait and --top narrow the report as they say, on a real recording. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OptionsTest {
+    private Path jfr;
+    private Path dir;
+
+    @BeforeAll
+    void record() throws Exception {
+        jfr = Recorder.jdk("monitor");
+        dir = Files.createTempDirectory("stallscope-options-");
+    }
+
+    private JsonNode report(String... extra) throws Exception {
+        Path json = dir.resolve("r" + System.nanoTime() + ".json");
+        String[] args = new String[extra.length + 4];
+        args[0] = "report";
+        args[1] = jfr.toString();
+        args[2] = "--json";
+        args[3] = json.toString();
+        System.arraycopy(extra, 0, args, 4, extra.length);
+        CliRun r = CliRun.of(args);
+        assertThat(r.code()).as(r.err()).isZero();
+        return new ObjectMapper().readTree(json.toFile());
+    }
+
+    private static double total(JsonNode root) {
+        double t = 0;
+        for (JsonNode c : root.get("contentions")) t += c.get("totalWaitMs").asDouble();
+        return t;
+    }
+
+    @Test
+    void threadsKeepsOnlyMatchingWaiters() throws Exception {
+        JsonNode all = report();
+        JsonNode one = report("--threads", "handler-2$");
+        assertThat(one.at("/contentions/0/waiters")).hasSize(1);
+        assertThat(one.at("/contentions/0/waiters/0/thread").asText()).isEqualTo("data-plane-kafka-request-handler-2");
+        assertThat(total(one)).isLessThan(total(all));
+    }
+
+    @Test
+    void fromAndToKeepOnlyWaitsInTheWindow() throws Exception {
+        JsonNode all = report();
+        JsonNode firstSecond = report("--from", "0s", "--to", "1s");
+        JsonNode rest = report("--from", "1s");
+        assertThat(total(firstSecond)).isPositive().isLessThan(total(all));
+        assertThat(total(rest)).isPositive().isLessThan(total(all));
+        JsonNode none = report("--from", "1h");
+        assertThat(none.get("contentions")).isEmpty();
+    }
+
+    @Test
+    void minWaitDropsShortWaits() throws Exception {
+        JsonNode all = report();
+        JsonNode longOnes = report("--min-wait", "50ms");
+        int allWaits = all.at("/contentions/0/waitCount").asInt();
+        int longWaits = longOnes.at("/contentions/0/waitCount").asInt();
+        assertThat(longWaits).isPositive().isLessThan(allWaits);
+        assertThat(longOnes.at("/contentions/0/longestWaitMs").asDouble()).isGreaterThanOrEqualTo(50);
+    }
+
+    @Test
+    void topLimitsLocksAndFindings() throws Exception {
+        JsonNode one = report("--top", "1");
+        assertThat(one.get("contentions")).hasSize(1);
+        assertThat(one.get("findings")).hasSize(1);
+        assertThat(one.at("/findings/0/kind").asText()).isEqualTo("holder-blocked-in-file-io");
+    }
+}
