@@ -55,6 +55,30 @@ public final class Mitigations {
                 rollFlush = true;
             }
         }
+        PageWarmer warmer = null;
+        if (options.mitigate("prefetch")) {
+            PrefetchMitigation m = PrefetchMitigation.resolve(shapes, options.prefetchMinBytes(), options.prefetchMaxBytes());
+            if (m.applies()) {
+                try {
+                    warmer = new PageWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(), metrics);
+                    PrefetchHooks.install(warmer, metrics);
+                    all.addAll(m.transformations());
+                    status.add(m.describe());
+                } catch (IOException | RuntimeException e) {
+                    status.add("prefetch skipped: cannot open /dev/null (" + e + ")");
+                }
+            } else {
+                status.add(m.describe());
+            }
+        }
+        if (options.segmentFlushDelayNanos() > 0) {
+            SegmentFlushDelayMitigation m = SegmentFlushDelayMitigation.resolve(shapes, options.segmentFlushDelayNanos());
+            status.add(m.describe());
+            if (m.applies()) {
+                SegmentFlushDelayHooks.install(options.segmentFlushDelayNanos(), metrics);
+                all.addAll(m.transformations());
+            }
+        }
         Mitigations mitigations = new Mitigations(inst, log, status, rollFlush);
         if (!all.byType().isEmpty()) {
             mitigations.transformer = weave(all, inst, metrics, log);
@@ -99,12 +123,17 @@ public final class Mitigations {
 
     /** Stops deferring, makes every deferred snapshot durable, and restores Kafka's code. */
     public void stop() {
+        SegmentFlushDelayHooks.uninstall();
+        PageWarmer warmer = PrefetchHooks.uninstall();
         PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
         flush(pending);
         if (transformer != null) {
             transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
         }
         flush(pending); // a roll already past the switch when it flipped may have deferred one more
+        if (warmer != null) {
+            warmer.close();
+        }
     }
 
     private void flush(PendingSnapshots pending) {

@@ -1,0 +1,96 @@
+package io.stallscope.agent.mitigate;
+
+import java.io.File;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.channels.FileChannel;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The file range a fetch will send: LogSegment.read returns a FetchDataInfo whose records are a
+ * FileRecords slice (channel, start, size) of the segment. Read reflectively because the classes
+ * moved between versions (kafka.server.FetchDataInfo.records() up to 3.5, the public field
+ * FetchDataInfo.records from 3.6; FileRecords in ...record.internal from 4.3).
+ */
+final class FileSlice {
+    final FileChannel channel;
+    final File file;
+    final long start;
+    final long size;
+
+    private FileSlice(FileChannel channel, File file, long start, long size) {
+        this.channel = channel;
+        this.file = file;
+        this.start = start;
+        this.size = size;
+    }
+
+    private static final Map<Class<?>, Accessor> INFO = new ConcurrentHashMap<>();
+    private static final Map<Class<?>, Accessor> RECORDS = new ConcurrentHashMap<>();
+
+    /** The slice of a FetchDataInfo, or null when it holds no file records. */
+    static FileSlice of(Object fetchDataInfo) throws ReflectiveOperationException {
+        if (fetchDataInfo == null) {
+            return null;
+        }
+        Object records = INFO.computeIfAbsent(fetchDataInfo.getClass(), Accessor::forInfo).get(fetchDataInfo);
+        if (records == null) {
+            return null;
+        }
+        Accessor r = RECORDS.computeIfAbsent(records.getClass(), Accessor::forRecords);
+        if (r.channel == null) {
+            return null; // MemoryRecords, remote records: nothing on the local disk to warm
+        }
+        return new FileSlice((FileChannel) r.channel.invoke(records), (File) r.file.invoke(records),
+            r.start.getInt(records), ((Integer) r.size.invoke(records)).longValue());
+    }
+
+    private static final class Accessor {
+        Method recordsMethod;
+        Field recordsField;
+        Method channel;
+        Method file;
+        Method size;
+        Field start;
+
+        static Accessor forInfo(Class<?> type) {
+            Accessor a = new Accessor();
+            try {
+                a.recordsField = type.getField("records");
+            } catch (NoSuchFieldException e) {
+                try {
+                    a.recordsMethod = type.getMethod("records");
+                } catch (NoSuchMethodException ignored) {
+                    // neither: get() returns null and nothing is warmed
+                }
+            }
+            return a;
+        }
+
+        static Accessor forRecords(Class<?> type) {
+            Accessor a = new Accessor();
+            try {
+                Method channel = type.getMethod("channel");
+                Method file = type.getMethod("file");
+                Method size = type.getMethod("sizeInBytes");
+                Field start = type.getDeclaredField("start");
+                start.setAccessible(true);
+                a.file = file;
+                a.size = size;
+                a.start = start;
+                a.channel = channel;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                a.channel = null;
+            }
+            return a;
+        }
+
+        Object get(Object info) throws ReflectiveOperationException {
+            if (recordsField != null) {
+                return recordsField.get(info);
+            }
+            return recordsMethod == null ? null : recordsMethod.invoke(info);
+        }
+    }
+}

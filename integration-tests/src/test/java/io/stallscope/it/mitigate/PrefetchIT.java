@@ -1,0 +1,96 @@
+package io.stallscope.it.mitigate;
+
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.KafkaBroker;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.slowdisk.PageCache;
+import io.stallscope.it.slowdisk.ShimCall;
+import io.stallscope.it.slowdisk.SlowDisk;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * prefetch on a real broker. Simulated: a slow disk, where every sendfile or pread of segment pages not in
+ * the page cache waits 100 ms first (the LD_PRELOAD shim, which logs each call with its thread); the
+ * rolled segments are evicted from the page cache before a consumer reads the partition from the start.
+ * With prefetch the request handlers take every cold read and the network threads only ever read warm
+ * pages, over PLAINTEXT (sendfile) and TLS (pread); without it (the control) the network threads hit cold pages.
+ */
+class PrefetchIT {
+    private static final String TOPIC = "warm";
+    private static final int RECORDS = 5000;
+
+    @ParameterizedTest(name = "Kafka {0}, {1}, prefetch {2}")
+    @CsvSource({"3.6.2, PLAINTEXT, true", "4.1.2, SSL, true", "3.6.2, PLAINTEXT, false"})
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void networkThreadsReadOnlyWarmPages(String version, String listener, boolean prefetch, @TempDir Path tmp)
+        throws Exception {
+        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
+            .slowColdReads("/" + TOPIC + "-0/[0-9]+\\.log$", Duration.ofMillis(100), Duration.ZERO);
+        MitigatedBroker mb = new MitigatedBroker(version, "prefetch", prefetch ? "mitigate=prefetch" : "", disk);
+        BrokerSpec spec = listener.equals("SSL") ? mb.spec.toBuilder().withSslListener().build() : mb.spec;
+        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+            broker.start();
+            KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
+            assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, 1024)).isEqualTo(RECORDS);
+            List<Path> rolled = rolledSegments(broker);
+            assertThat(rolled).hasSizeGreaterThanOrEqualTo(3);
+            PageCache.evict(rolled);
+            assertThat(PageCache.residentFraction(rolled)).as("evicted").isLessThan(0.2);
+            int callsBefore = disk.calls().size();
+
+            Map<String, Object> consumer = new HashMap<>(KafkaClients.consumerConfig(broker));
+            consumer.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 256 * 1024);
+            if (listener.equals("SSL")) {
+                consumer.putAll(broker.sslClientProperties());
+                consumer.put("bootstrap.servers", broker.sslBootstrapServers());
+            }
+            assertThat(KafkaClients.consumeAll(consumer, TOPIC, true, Duration.ofSeconds(120))).isEqualTo(RECORDS);
+
+            Map<Long, String> threads = BrokerThreads.byTid(broker.pid());
+            List<ShimCall> reads = disk.calls().subList(callsBefore, disk.calls().size());
+            List<ShimCall> network = reads.stream().filter(c -> threads.getOrDefault(c.tid(), "").contains("network-thread")).toList();
+            List<ShimCall> handlers = reads.stream().filter(c -> threads.getOrDefault(c.tid(), "").contains("request-handler")).toList();
+            String call = listener.equals("SSL") ? "pread" : "sendfile";
+            assertThat(network).as("the network threads sent the rolled segments").anyMatch(c -> c.call().equals(call));
+            Scrape metrics = Scrape.of(mb.prometheusPort);
+            if (prefetch) {
+                assertThat(network).as("cold reads on network threads").noneMatch(ShimCall::delayed);
+                assertThat(handlers).as("cold reads taken by the request handlers' warm-up").anyMatch(ShimCall::delayed);
+                assertThat(metrics.event("prefetch", "warmed")).isPositive();
+                assertThat(metrics.sum("stallscope_prefetch_bytes_total", Map.of())).isGreaterThan(2.0 * 1024 * 1024);
+                assertThat(metrics.sum("stallscope_prefetch_seconds_total", Map.of())).isGreaterThan(0.1);
+                assertThat(metrics.event("prefetch", "error")).isZero();
+                assertThat(PageCache.residentFraction(rolled)).as("resident after the fetches").isGreaterThan(0.9);
+            } else {
+                assertThat(network).as("cold reads on network threads without prefetch").anyMatch(ShimCall::delayed);
+                assertThat(metrics.event("prefetch", "warmed")).isZero();
+            }
+        }
+    }
+
+    /** Every segment of the partition but the active (newest) one. */
+    static List<Path> rolledSegments(KafkaBroker broker) throws Exception {
+        try (Stream<Path> files = Files.list(broker.dataDir().resolve(TOPIC + "-0"))) {
+            List<Path> logs = files.filter(f -> f.getFileName().toString().matches("\\d{20}\\.log"))
+                .sorted(Comparator.comparing(Path::toString)).toList();
+            return logs.subList(0, logs.size() - 1);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.stallscope.it.mitigate;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One idempotent producer (acks=all) sending numbered records at a steady rate for the whole test, across
+ * broker kills and restarts: it remembers which numbers the broker acknowledged and every send that
+ * failed (an OutOfOrderSequenceException would mean the broker lost producer state).
+ */
+final class SequencedProducer implements AutoCloseable {
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final String topic;
+    private final int recordsPerSecond;
+    private final Thread thread;
+    private final ConcurrentSkipListSet<Long> acked = new ConcurrentSkipListSet<>();
+    private final List<Exception> failures = new CopyOnWriteArrayList<>();
+    private final AtomicLong sent = new AtomicLong();
+    private volatile boolean running = true;
+
+    SequencedProducer(Map<String, Object> config, String topic, int recordsPerSecond) {
+        Map<String, Object> c = new java.util.HashMap<>(config);
+        c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        c.put(ProducerConfig.ACKS_CONFIG, "all");
+        // the broker is down for seconds at a time: retry through it rather than fail
+        c.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
+        c.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
+        c.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 300_000);
+        this.producer = new KafkaProducer<>(c);
+        this.topic = topic;
+        this.recordsPerSecond = recordsPerSecond;
+        this.thread = new Thread(this::run, "sequenced-producer");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        Random random = new Random(1);
+        long start = System.nanoTime();
+        for (long seq = 0; running; seq++) {
+            long due = start + seq * 1_000_000_000L / recordsPerSecond;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                try {
+                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            byte[] value = new byte[512];
+            random.nextBytes(value);
+            ByteBuffer.wrap(value).putLong(seq);
+            long n = seq;
+            try {
+                producer.send(new ProducerRecord<>(topic, value), (md, e) -> {
+                    if (e == null) {
+                        acked.add(n);
+                    } else {
+                        failures.add(e);
+                    }
+                });
+                sent.incrementAndGet();
+            } catch (Exception e) {
+                failures.add(e);
+            }
+        }
+    }
+
+    static long seqOf(byte[] value) {
+        return ByteBuffer.wrap(value).getLong();
+    }
+
+    long ackedCount() {
+        return acked.size();
+    }
+
+    ConcurrentSkipListSet<Long> acked() {
+        return acked;
+    }
+
+    List<Exception> failures() {
+        return failures;
+    }
+
+    /** Stops sending and waits for every record in flight to be acknowledged or failed. */
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        thread.join(10_000);
+        producer.flush();
+        producer.close();
+    }
+}
