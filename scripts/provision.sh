@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Java 17 and Maven, on a fresh Debian machine (as root):
-# Debian's Chromium, for the analyzer's HTML timeline test. Idempotent: a second run does nothing.
+# Debian's Chromium, for the analyzer's HTML timeline test; a container engine and the base image for
+# the container suite (scripts/containers.sh: a Docker engine if `docker info` answers, else podman).
+# Idempotent: a second run does nothing.
 set -euo pipefail
 
 need=()
@@ -15,5 +17,14 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "provision: installing ${need[*]} from Debian's packages"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+# Containers: CI must run the container suite, so there a failure here fails the test command.
+# Elsewhere a machine without root or podman still runs the rest; the container tests then say why they skip.
+if ! "$(dirname "$0")/containers.sh" provision; then
+  if [ "${CI:-}" = true ]; then
+    echo "provision: CI=true and no container engine could be provisioned (see above)" >&2
+    exit 1
+  fi
+  echo "provision: WARNING: no container engine; the container suite will be skipped (see above)" >&2
 fi
 echo "provision: $(java -version 2>&1 | head -1); $(mvn -v 2>/dev/null | head -1); $(chromium --version 2>/dev/null)"
