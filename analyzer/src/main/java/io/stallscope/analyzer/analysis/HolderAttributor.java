@@ -53,8 +53,12 @@ public final class HolderAttributor {
             ActivityTally a = activity(w.recordedOwner, from, to, w.siteMethod, w.start, w.end);
             if (a.weight == 0) a = activity(w.recordedOwner, from, to, null, w.start, w.end);
             if (a.weight == 0) a = activity(w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null, w.start, w.end);
-            IoOp op = a.op(ioOp(w.recordedOwner, from, to));
-            w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, a.dominantStack(op), op);
+            IoEvent event = ioEvent(w.recordedOwner, from, to);
+            IoOp op = a.op(opOf(event));
+            // Frames from a sample in that syscall, else from the recorded I/O event's own stack.
+            int stack = !a.hasStackIn(op) && event != null && event.stack() > 0 && opOf(event) == op
+                    ? event.stack() : a.dominantStack(op);
+            w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, stack, op);
             return;
         }
         // Keyed by file, then by the method name (whose hash the String caches): this runs for every wait.
@@ -289,22 +293,31 @@ public final class HolderAttributor {
 
     /** A recorded file or socket operation of {@code t} overlapping the window (JDK recordings have these). */
     private IoOp ioOp(int t, long from, long to) {
-        if (ioByThread.isEmpty()) return IoOp.NONE;
+        return opOf(ioEvent(t, from, to));
+    }
+
+    /** A recorded file or socket operation of {@code t} overlapping the window, or null. */
+    private IoEvent ioEvent(int t, long from, long to) {
+        if (ioByThread.isEmpty()) return null;
         for (IoEvent e : ioByThread.getOrDefault(t, List.of())) {
             if (e.start() > to) break;
-            if (e.end() < from) continue;
-            switch (e.type()) {
-                case "FileWrite":
-                    return IoOp.WRITE;
-                case "FileForce":
-                    return IoOp.FSYNC;
-                case "FileRead":
-                    return IoOp.FILE_READ;
-                default:
-                    return IoOp.SOCKET;
-            }
+            if (e.end() >= from) return e;
         }
-        return IoOp.NONE;
+        return null;
+    }
+
+    private static IoOp opOf(IoEvent e) {
+        if (e == null) return IoOp.NONE;
+        switch (e.type()) {
+            case "FileWrite":
+                return IoOp.WRITE;
+            case "FileForce":
+                return IoOp.FSYNC;
+            case "FileRead":
+                return IoOp.FILE_READ;
+            default:
+                return IoOp.SOCKET;
+        }
     }
 
     /** Samples of one thread in a window, by stack and by system call. */
@@ -319,6 +332,10 @@ public final class HolderAttributor {
             stackOp.put(stack, op);
             byStack.merge(stack, w, Long::sum);
             if (op != IoOp.NONE) byOp.merge(op, w, Long::sum);
+        }
+
+        boolean hasStackIn(IoOp op) {
+            return byStack.keySet().stream().anyMatch(k -> stackOp.get(k) == op);
         }
 
         /** The most sampled stack, among those in {@code op} when there are any: the frames that explain it. */
