@@ -105,7 +105,7 @@ class AgentAtStartIT {
                 .contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"10.0\"}");
 
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
-            List<String> agentLines = log.lines().filter(l -> l.contains("stallscope") || l.contains("Stallscope"))
+            List<String> agentLines = log.lines().filter(AgentLogLines::isAgentLine)
                 .collect(Collectors.toList());
             String startup = agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (premain)"))
                 .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));

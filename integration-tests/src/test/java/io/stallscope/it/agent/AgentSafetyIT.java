@@ -36,7 +36,7 @@ class AgentSafetyIT {
             KafkaClients.createTopic(broker, "t", 1, KafkaClients.SMALL_SEGMENTS);
             assertThat(KafkaClients.produce(broker, "t", 100, 100)).isEqualTo(100);
             List<String> agentLines = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
-                .filter(l -> l.contains("stallscope")).toList();
+                .filter(AgentLogLines::isAgentLine).toList();
             assertThat(agentLines).hasSize(1);
             assertThat(agentLines.get(0)).contains("ERROR")
                 .contains("invalid agent options: unknown option 'promethus' (did you mean 'prometheus'?)")
