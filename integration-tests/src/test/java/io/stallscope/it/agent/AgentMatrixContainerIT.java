@@ -1,0 +1,318 @@
+package io.stallscope.it.agent;
+
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaJdks;
+import io.stallscope.it.broker.KafkaVersion;
+import io.stallscope.it.broker.KafkaVersions;
+import io.stallscope.it.container.ContainerEngine;
+import io.stallscope.it.container.ContainerImages;
+import io.stallscope.it.container.ContainerKafkaBroker;
+import io.stallscope.it.container.VersionMatrix;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import io.stallscope.it.broker.HarnessDirs;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The agent's broker tests over the whole version matrix, each broker in a container built here
+ * ({@link ContainerKafkaBroker}), started by the image's kafka-run-class.sh with the agent in
+ * KAFKA_OPTS, the way operators deploy it. The same checks as {@link AgentAtStartIT} (points with role
+ * and partition, Prometheus scraped from the host on 127.0.0.1, slow-op lines, JFR events, one start-up
+ * line naming what was instrumented and why the rest was skipped), then attach and detach from inside
+ * the container with its own JDK. Each result lands in target/version-matrix.md.
+ *
+ * <p>Versions: {@link #MATRIX}, or {@code -Dstallscope.container.versions=3.9.2,4.4.0}.
+ */
+class AgentMatrixContainerIT {
+    static final List<String> MATRIX = List.of("2.8.2", "3.4.1", "3.6.2", "3.7.2", "3.9.2", "4.0.2", "4.1.2", "4.2.1",
+        "4.3.1", "4.4.0");
+    private static final String TOPIC = AgentAtStartIT.TOPIC;
+    private static final int RECORDS = 5000;
+    private static final int RECORD_SIZE = 1024;
+    private static final Pattern INSTRUMENTED = Pattern.compile("instrumented (\\d+) of (\\d+) points");
+    private static final Pattern SKIPPED = Pattern.compile("skipped \\[(.*?)];");
+
+    @BeforeAll
+    static void engine() {
+        if (!ContainerEngine.available()) {
+            if (ContainerEngine.required()) {
+                Assertions.fail("CI=true and " + ContainerEngine.missingMessage());
+            }
+            System.err.println("[stallscope-it] SKIPPING the container suite: " + ContainerEngine.missingMessage());
+            Assumptions.abort(ContainerEngine.missingMessage());
+        }
+    }
+
+    /**
+     * After a full, passing run of the matrix on the local images, README.md's table must be this run's:
+     * a README that claims what the suite no longer shows fails here. The fix is
+     * {@code scripts/containers.sh readme-table}, which copies target/version-matrix.md into it.
+     */
+    @AfterAll
+    static void readmeShowsThisRun() throws IOException {
+        boolean fullRun = System.getProperty("stallscope.container.versions", "").isBlank() && !officialImages();
+        if (!fullRun || VersionMatrix.RUN.anyFailed()) {
+            return; // a partial run cannot judge the whole table; a failed row already fails the suite
+        }
+        Path table = HarnessDirs.target().resolve(VersionMatrix.FILE);
+        Path readme = HarnessDirs.target().toAbsolutePath().getParent().getParent().resolve("README.md");
+        String inReadme = VersionMatrix.tableIn(Files.readString(readme));
+        assertThat(inReadme).as("the version matrix in " + readme + " (between its version-matrix markers) differs from this"
+            + " run's " + table + "; run scripts/containers.sh readme-table").isEqualTo(Files.readString(table).strip());
+    }
+
+    static List<KafkaVersion> versions() {
+        String override = System.getProperty("stallscope.container.versions", "").trim();
+        return override.isEmpty() ? MATRIX.stream().map(KafkaVersion::of).toList() : KafkaVersions.parseList(override);
+    }
+
+    static Stream<Arguments> brokers() {
+        List<Arguments> out = new ArrayList<>();
+        for (KafkaVersion v : versions()) {
+            out.add(Arguments.of(v, KafkaJdks.defaultJdk()));
+        }
+        // the newest Kafka of the run also on the newest JDK of the machine (Temurin 25 here); the
+        // official images bring their own JDK, so there that row would repeat the first
+        Path newest = KafkaJdks.newest();
+        KafkaVersion newestKafka = versions().stream().max(KafkaVersion::compareTo).orElseThrow();
+        if (!realPath(newest).equals(realPath(KafkaJdks.defaultJdk())) && !officialImages()) {
+            out.add(Arguments.of(newestKafka, newest));
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "Kafka {0} on {1}")
+    @MethodSource("brokers")
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void agentAtStartThenAttachInContainer(KafkaVersion version, Path jdk) throws Exception {
+        String jdkLabel = KafkaJdks.featureVersion(realPath(jdk)).map(String::valueOf).orElse(jdk.toString());
+        String row = version.toString();
+        VersionMatrix.RUN.record(row, jdkLabel, "metadata", version.usesZooKeeper() ? "ZooKeeper" : "KRaft");
+        long t0 = System.nanoTime();
+        try {
+            atStart(version, jdk, jdkLabel);
+        } catch (Throwable e) {
+            VersionMatrix.RUN.record(row, jdkLabel, "agent at start", "FAILED: " + firstLine(e));
+            throw e;
+        }
+        // no durations in the table: it must come out the same on every passing run (see readmeShowsThisRun)
+        VersionMatrix.RUN.record(row, jdkLabel, "agent at start", "passed");
+        System.out.println("[timing] container agent at start, Kafka " + row + " on JDK " + jdkLabel + ": " + seconds(t0) + " s");
+        if (officialImages()) {
+            // attach needs a JDK (jdk.attach) at a known path in the image: only the local images promise one
+            VersionMatrix.RUN.record(row, jdkLabel, "attach/detach", "not run on official images");
+            return;
+        }
+        long t1 = System.nanoTime();
+        try {
+            attachAndDetach(version, jdk);
+        } catch (Throwable e) {
+            VersionMatrix.RUN.record(row, jdkLabel, "attach/detach", "FAILED: " + firstLine(e));
+            throw e;
+        }
+        VersionMatrix.RUN.record(row, jdkLabel, "attach/detach", "passed");
+        System.out.println("[timing] container attach/detach, Kafka " + row + " on JDK " + jdkLabel + ": " + seconds(t1) + " s");
+    }
+
+    private void atStart(KafkaVersion version, Path jdk, String jdkLabel) throws Exception {
+        int port = FreePorts.next();
+        // a host path outside the work dir on purpose: the container sees it at the same path
+        Path jfr = Files.createTempDirectory("stallscope-jfr").resolve("broker.jfr");
+        BrokerSpec spec = BrokerSpec.builder(version).javaHome(jdk).name("container-agent")
+            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port
+                + ",topic.labels=true,slow.threshold=0,slow.log.per.minute=1000000,jfr.threshold=0")
+            .jvmArg("-XX:StartFlightRecording=filename=" + jfr + ",dumponexit=true,settings=default")
+            .withSslListener()
+            .build();
+        try (ContainerKafkaBroker broker = new ContainerKafkaBroker(spec)) {
+            broker.start();
+            String cmd = Files.readString(broker.workDir().resolve("broker.cmd"));
+            assertThat(cmd).as("the agent goes in through KAFKA_OPTS").contains("KAFKA_OPTS=-javaagent:" + AgentJar.path());
+
+            KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
+            assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, RECORD_SIZE)).isEqualTo(RECORDS);
+            assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
+            Map<String, Object> tls = new HashMap<>(KafkaClients.consumerConfig(broker));
+            tls.putAll(broker.sslClientProperties());
+            tls.put("bootstrap.servers", broker.sslBootstrapServers());
+            assertThat(KafkaClients.consumeAll(tls, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
+
+            String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
+            List<String> agentLines = log.lines().filter(l -> l.contains("stallscope") || l.contains("Stallscope")).toList();
+            String startup = agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (premain)"))
+                .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
+            Matcher n = INSTRUMENTED.matcher(startup);
+            assertThat(n.find()).as(startup).isTrue();
+            Matcher skipped = SKIPPED.matcher(startup);
+            String skippedText = skipped.find() ? skipped.group(1) : "none";
+            VersionMatrix.RUN.record(version.toString(), jdkLabel, "instrumented", n.group(1) + " of " + n.group(2));
+            VersionMatrix.RUN.record(version.toString(), jdkLabel, "skipped", skippedSummary(skippedText));
+
+            int points = version.isAtLeast(3, 7, 0) ? 11 : 10;
+            assertThat(startup).contains("in Kafka " + version).contains("instrumented " + points + " of 11 points")
+                .contains("prometheus on http://127.0.0.1:" + port + "/metrics");
+            if (points == 10) {
+                assertThat(startup).contains("snapshot_flush (expected before Kafka 3.7");
+            }
+            assertThat(agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (")))
+                .as("exactly one start-up line").hasSize(1);
+            assertThat(agentLines.stream().filter(l -> l.contains("ERROR"))).as("agent errors").isEmpty();
+
+            Map<String, String> expected = AgentAtStartIT.expectedOps(version);
+            PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
+                m -> AgentAtStartIT.missing(m, TOPIC, expected).isEmpty());
+            assertThat(AgentAtStartIT.missing(metrics, TOPIC, expected)).as("ops not seen with their role and partition").isEmpty();
+            assertThat(metrics.sum("stallscope_op_bytes_total", Map.of("op", "records_append", "role", "request_handler")))
+                .isGreaterThanOrEqualTo((double) RECORDS * RECORD_SIZE);
+            assertThat(metrics.sum("stallscope_advice_errors_total", Map.of())).isZero();
+
+            String logAfter = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
+            assertThat(logAfter.lines().filter(l -> l.contains("slow op=records_append")
+                && l.contains("role=request_handler") && l.contains("topic=" + TOPIC + " partition=0")))
+                .as("slow-op lines").isNotEmpty();
+
+            broker.stop(); // SIGTERM from the engine: the JVM exits and dumps the JFR recording
+        }
+        assertThat(jfr).as("JFR recording written by the containerised broker").exists();
+        Map<String, Long> events = jfrEventsOnTopic(jfr);
+        assertThat(events).containsKeys("stallscope.RecordsAppend", "stallscope.LogRoll", "stallscope.TransferTo",
+            "stallscope.SegmentFlush", "stallscope.IndexResize");
+    }
+
+    /** As an operator during an incident: docker exec into the broker's container, attach with its JDK, detach. */
+    private void attachAndDetach(KafkaVersion version, Path jdk) throws Exception {
+        String topic = "attached";
+        BrokerSpec spec = BrokerSpec.builder(version).javaHome(jdk).name("container-attach").build();
+        try (ContainerKafkaBroker broker = new ContainerKafkaBroker(spec)) {
+            broker.start();
+            KafkaClients.createTopic(broker, topic, 1, KafkaClients.SMALL_SEGMENTS);
+            KafkaClients.produce(broker, topic, 500, 1024);
+            String java = broker.javaHome().resolve("bin/java").toString();
+            String jar = "/tmp/stallscope-agent.jar"; // copied in, as during an incident
+            broker.copyIntoContainer(AgentJar.path(), jar);
+            String pid = Long.toString(broker.pidInContainer());
+            int port = FreePorts.next();
+
+            var attached = broker.exec(java, "-jar", jar, "attach", pid,
+                "prometheus=127.0.0.1:" + port, "topic.labels=true");
+            String out = attached.getStdout() + attached.getStderr();
+            assertThat(attached.getExitCode()).as(out).isZero();
+            int points = version.isAtLeast(3, 7, 0) ? 11 : 10;
+            assertThat(out).contains("active (attach) in Kafka " + version).contains("instrumented " + points + " of 11 points");
+
+            KafkaClients.produce(broker, topic, 3000, 1024);
+            assertThat(KafkaClients.consumeAll(broker, topic, true, Duration.ofSeconds(60))).isEqualTo(3500);
+            Map<String, String> ops = Map.of("records_append", "request_handler", "log_roll", "request_handler",
+                "segment_read", "request_handler", "transfer_to", "network", "segment_flush", "scheduler");
+            PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
+                m -> AgentAtStartIT.missing(m, topic, ops).isEmpty());
+            assertThat(AgentAtStartIT.missing(metrics, topic, ops)).isEmpty();
+
+            var detached = broker.exec(java, "-jar", jar, "detach", pid);
+            assertThat(detached.getExitCode()).as(detached.getStdout() + detached.getStderr()).isZero();
+            assertThat(detached.getStdout() + detached.getStderr()).contains("detached");
+            assertThatThrownBy(() -> PrometheusText.scrape(port)).isInstanceOf(IOException.class);
+
+            assertThat(broker.isRunning()).isTrue();
+            KafkaClients.produce(broker, topic, 1000, 1024);
+            assertThat(KafkaClients.consumeAll(broker, topic, true, Duration.ofSeconds(60))).isEqualTo(4500);
+            String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
+            assertThat(log.lines().filter(l -> l.contains("stallscope") && l.contains("ERROR"))).isEmpty();
+        }
+    }
+
+    private static Map<String, Long> jfrEventsOnTopic(Path jfr) throws Exception {
+        Map<String, Long> counts = new HashMap<>();
+        try (RecordingFile file = new RecordingFile(jfr)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent e = file.readEvent();
+                String type = e.getEventType().getName();
+                if (type.startsWith("stallscope.") && TOPIC.equals(e.getString("topic")) && e.getInt("partition") == 0) {
+                    counts.merge(type, 1L, Long::sum);
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** "snapshot_flush (expected before Kafka 3.7: there ...), x (y)" -> "snapshot_flush (expected before Kafka 3.7), x (y)". */
+    static String skippedSummary(String skipped) {
+        if (skipped.isBlank()) {
+            return "none";
+        }
+        List<String> items = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i <= skipped.length(); i++) {
+            char c = i < skipped.length() ? skipped.charAt(i) : ',';
+            if (c == '(' || c == '[') depth++;
+            if (c == ')' || c == ']') depth--;
+            if (c == ',' && depth == 0) {
+                items.add(skipped.substring(start, i).strip());
+                start = i + 1;
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (String item : items) {
+            int open = item.indexOf(" (");
+            if (open < 0) {
+                out.add(item);
+                continue;
+            }
+            String reason = item.substring(open + 2);
+            int end = reason.indexOf(':');
+            reason = end >= 0 ? reason.substring(0, end) : reason.substring(0, Math.max(0, reason.length() - 1));
+            out.add(item.substring(0, open) + " (" + reason.strip() + ")");
+        }
+        return String.join(", ", out);
+    }
+
+    private static String firstLine(Throwable e) {
+        String m = String.valueOf(e.getMessage()).strip();
+        int nl = m.indexOf('\n');
+        String line = nl < 0 ? m : m.substring(0, nl);
+        return line.length() > 120 ? line.substring(0, 117) + "..." : line;
+    }
+
+    private static boolean officialImages() {
+        return ContainerImages.source() == ContainerImages.Source.OFFICIAL;
+    }
+
+    private static long seconds(long t0) {
+        return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+    }
+
+    private static Path realPath(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p;
+        }
+    }
+}
