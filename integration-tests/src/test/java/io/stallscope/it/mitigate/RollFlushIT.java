@@ -8,6 +8,8 @@ import io.stallscope.it.slowdisk.SlowDisk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * roll-flush on a real Kafka 3.6.2 broker (2.8-3.6 fsync the producer-state snapshot inside the roll,
+ * roll-flush on real Kafka 2.8.2 and 3.6.2 brokers (2.8-3.6 fsync the producer-state snapshot inside the roll,
  * on the request handler, under the partition lock). Simulated: a slow disk, every fsync of a
  * .snapshot file delayed by 50 ms by the LD_PRELOAD shim, which also logs the thread that called it.
  * With the mitigation every snapshot fsync runs on the scheduler (the flush-log job), none on a request
@@ -30,11 +32,12 @@ class RollFlushIT {
     private static final int RECORDS = 6000;
     private static final Duration FSYNC = Duration.ofMillis(50);
 
-    @Test
+    @ParameterizedTest(name = "Kafka {0}")
+    @ValueSource(strings = {"2.8.2", "3.6.2"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void snapshotFsyncLeavesTheRequestHandlerOn36(@TempDir Path tmp) throws Exception {
+    void snapshotFsyncLeavesTheRequestHandler(String version, @TempDir Path tmp) throws Exception {
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("\\.snapshot$", FSYNC);
-        MitigatedBroker mb = new MitigatedBroker("3.6.2", "roll-flush", "mitigate=roll-flush", disk);
+        MitigatedBroker mb = new MitigatedBroker(version, "roll-flush", "mitigate=roll-flush", disk);
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
             int rolls = produceWithRolls(broker);

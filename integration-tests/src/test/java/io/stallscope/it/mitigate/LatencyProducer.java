@@ -1,0 +1,73 @@
+package io.stallscope.it.mitigate;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** A steady producer (fixed rate, acks=all) that keeps each record's send time and latency. */
+final class LatencyProducer implements AutoCloseable {
+    /** Send time and acknowledgement latency of one record, in nanoseconds. */
+    record Sample(long sentAt, long latency) {
+    }
+
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final List<Sample> samples = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    LatencyProducer(Map<String, Object> config, String topic, int recordsPerSecond) {
+        Map<String, Object> c = new java.util.HashMap<>(config);
+        c.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        this.producer = new KafkaProducer<>(c);
+        this.thread = new Thread(() -> {
+            byte[] value = new byte[1024];
+            long start = System.nanoTime();
+            for (long i = 0; running; i++) {
+                long due = start + i * 1_000_000_000L / recordsPerSecond;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    try {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                long sentAt = System.nanoTime();
+                producer.send(new ProducerRecord<>(topic, value), (md, e) -> {
+                    if (e == null) {
+                        synchronized (samples) {
+                            samples.add(new Sample(sentAt, System.nanoTime() - sentAt));
+                        }
+                    }
+                });
+            }
+        }, "latency-producer");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The given quantile (0.999 = p99.9) of latencies of records sent in [from, to), in ms. */
+    double quantileMs(long from, long to, double q) {
+        long[] v;
+        synchronized (samples) {
+            v = samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).mapToLong(Sample::latency).toArray();
+        }
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        Arrays.sort(v);
+        return v[Math.min(v.length - 1, (int) Math.ceil(q * v.length) - 1)] / 1e6;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        thread.join(5000);
+        producer.close();
+    }
+}
