@@ -153,4 +153,33 @@ class LayoutTest {
         SourceFile f = rec.files.get(0);
         assertThat(f.eventCounts).containsEntry("jdk.JavaMonitorEnter", 1L).containsEntry("jdk.ExecutionSample", 2L);
     }
+
+    @Test
+    void segmentRollFsyncAndIndexUnmapStormAreNamed() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "data-plane-kafka-request-handler-1");
+        j.thread(2, "kafka-scheduler-3");
+        j.thread(3, "data-plane-kafka-request-handler-2");
+        int fsync = j.stack("force0", "flush", "roll", "append", "handle");
+        int unmap = j.stack("forceUnmap", "AbstractIndex.resize", "roll");
+        int busy = j.stack("compute", "handle");
+        for (int i = 0; i < 10; i++) {
+            j.sample(i * 10_000_000L, 1, fsync, true);
+            j.sample(i * 10_000_000L, 2, unmap, true);
+            j.sample(i * 10_000_000L, 3, busy, false);
+        }
+        Recording rec = read(write("storm.jfr", j.chunk()));
+        Analysis a = Analyzer.analyze(rec, Options.defaults());
+        assertThat(a.findings()).anySatisfy(f -> {
+            assertThat(f.kind()).isEqualTo("fsync-on-produce-path");
+            assertThat(f.summary()).contains("segment roll");
+            assertThat(f.threads()).containsExactly("data-plane-kafka-request-handler-1");
+        });
+        assertThat(a.findings()).anySatisfy(f -> {
+            assertThat(f.kind()).isEqualTo("index-resize-unmap-storm");
+            assertThat(f.threads()).containsExactly("kafka-scheduler-3");
+            assertThat(f.evidence().get(0)).contains("resizing an index");
+        });
+        assertThat(a.findings()).noneMatch(f -> f.threads().contains("data-plane-kafka-request-handler-2"));
+    }
 }
