@@ -22,6 +22,8 @@ final class Progress implements AutoCloseable {
     private volatile long fileBase;
     private volatile long fileSize;
     private volatile String name = "";
+    private volatile String phase;
+    private volatile long phaseStart;
     private Thread ticker;
     private volatile boolean drawn;
 
@@ -74,14 +76,26 @@ final class Progress implements AutoCloseable {
         done = fileBase + readInFile;
     }
 
+    /** After reading: a named phase with its elapsed time, since the analysis has no byte count to show. */
+    void phase(String what) {
+        phaseStart = System.nanoTime();
+        phase = what;
+    }
+
     private void tick() {
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 Thread.sleep(250);
                 if (System.nanoTime() - began < DELAY_NANOS) continue;
-                int pct = (int) Math.min(100, done * 100 / total);
-                int bar = pct * 30 / 100;
-                err.print("\ranalyzer: reading " + name + " [" + "#".repeat(bar) + " ".repeat(30 - bar) + "] " + pct + "%  ");
+                String p = phase;
+                if (p != null) {
+                    long s = (System.nanoTime() - phaseStart) / 1_000_000_000L;
+                    err.print("\ranalyzer: " + p + "... " + s + " s" + " ".repeat(40));
+                } else {
+                    int pct = (int) Math.min(100, done * 100 / total);
+                    int bar = pct * 30 / 100;
+                    err.print("\ranalyzer: reading " + name + " [" + "#".repeat(bar) + " ".repeat(30 - bar) + "] " + pct + "%  ");
+                }
                 err.flush();
                 drawn = true;
             }
@@ -99,10 +113,12 @@ final class Progress implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            ticker = null;
         }
         if (drawn) {
             err.print("\r" + " ".repeat(79) + "\r");
             err.flush();
+            drawn = false;
         }
     }
 }

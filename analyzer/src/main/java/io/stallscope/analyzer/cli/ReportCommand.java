@@ -86,46 +86,53 @@ public final class ReportCommand implements Callable<Integer> {
         }
 
         Recording rec = new Recording();
+        Analysis a;
         try (Progress progress = Progress.start(err, files)) {
             for (Path f : files) {
                 try {
                     progress.file(f);
                     JfrFileReader.read(f, rec, progress::bytes);
                 } catch (NoSuchFileException e) {
+                    progress.close();
                     err.println("analyzer: " + f + ": no such file");
                     return Main.INPUT_ERROR;
                 } catch (AccessDeniedException e) {
+                    progress.close();
                     err.println("analyzer: " + f + ": permission denied");
                     return Main.INPUT_ERROR;
                 } catch (IOException e) {
+                    progress.close();
                     err.println("analyzer: " + f + ": " + Main.oneLine(e.getMessage()));
                     return Main.INPUT_ERROR;
                 }
+            }
+            progress.phase("analysing " + rec.samples.size() + " samples");
+            long start = rec.startNanos();
+            Options o = new Options(threadPattern, from == null ? Long.MIN_VALUE : TimeArgs.instant(from, start),
+                    to == null ? Long.MAX_VALUE : TimeArgs.instant(to, start), minWaitNanos, top);
+            a = Analyzer.analyze(rec, o);
+            if (json != null || html != null) progress.phase("writing the reports");
+            try {
+                if (json != null) {
+                    try (OutputStream s = Files.newOutputStream(json)) {
+                        JsonReport.write(a, s);
+                    }
+                }
+                if (html != null) {
+                    try (OutputStream s = Files.newOutputStream(html)) {
+                        HtmlReport.write(a, s);
+                    }
+                }
+            } catch (IOException e) {
+                progress.close();
+                err.println("analyzer: cannot write report: " + Main.oneLine(e.toString()));
+                return Main.INPUT_ERROR;
             }
         }
         for (var f : rec.files) {
             for (String w : f.warnings) err.println("analyzer: warning: " + f.path + ": " + w);
         }
-        long start = rec.startNanos();
-        Options o = new Options(threadPattern, from == null ? Long.MIN_VALUE : TimeArgs.instant(from, start),
-                to == null ? Long.MAX_VALUE : TimeArgs.instant(to, start), minWaitNanos, top);
-        Analysis a = Analyzer.analyze(rec, o);
         TextReport.write(a, out);
-        try {
-            if (json != null) {
-                try (OutputStream s = Files.newOutputStream(json)) {
-                    JsonReport.write(a, s);
-                }
-            }
-            if (html != null) {
-                try (OutputStream s = Files.newOutputStream(html)) {
-                    HtmlReport.write(a, s);
-                }
-            }
-        } catch (IOException e) {
-            err.println("analyzer: cannot write report: " + Main.oneLine(e.toString()));
-            return Main.INPUT_ERROR;
-        }
         out.flush();
         return Main.OK;
     }
