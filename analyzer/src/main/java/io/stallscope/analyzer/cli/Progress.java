@@ -12,7 +12,8 @@ import java.util.List;
  * terminal: scripts and CI logs get no control characters.
  */
 final class Progress implements AutoCloseable {
-    private static final long DELAY_NANOS = 2_000_000_000L;
+    /** Quiet for the first two seconds; -Dstallscope.progress.delayMs changes that (the launcher test uses 0). */
+    private static final long DELAY_NANOS = Long.getLong("stallscope.progress.delayMs", 2000L) * 1_000_000L;
 
     private final PrintStream err;
     private final boolean enabled;
@@ -85,7 +86,7 @@ final class Progress implements AutoCloseable {
     private void tick() {
         try {
             while (!Thread.currentThread().isInterrupted()) {
-                Thread.sleep(250);
+                Thread.sleep(DELAY_NANOS == 0 ? 50 : 250);
                 if (System.nanoTime() - began < DELAY_NANOS) continue;
                 String p = phase;
                 if (p != null) {

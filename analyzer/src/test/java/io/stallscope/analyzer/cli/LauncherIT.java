@@ -60,4 +60,32 @@ class LauncherIT {
         assertThat(bad.code()).isEqualTo(1);
         assertThat(bad.err().strip()).startsWith("analyzer: ").doesNotContain("\n");
     }
+
+    @Test
+    void progressGoesToATerminalOnly() throws Exception {
+        Path script = Paths.get("/usr/bin/script");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(script), "util-linux script(1) not installed");
+        // A few MB of recording (the same chunk twenty times), so that the run lasts a few ticks.
+        byte[] chunk = Files.readAllBytes(Fixtures.file("async-profiler-3.0-wall-20ms.jfr"));
+        Path big = dir.resolve("twenty.jfr");
+        try (var out = Files.newOutputStream(big)) {
+            for (int i = 0; i < 20; i++) out.write(chunk);
+        }
+        String launcher = Paths.get("bin", "analyzer").toAbsolutePath().toString();
+        String cmd = "JAVA_OPTS=-Dstallscope.progress.delayMs=0 " + launcher + " report " + big + " > " + dir.resolve("report.txt");
+        Path typescript = dir.resolve("tty.txt");
+        Process p = new ProcessBuilder(script.toString(), "-qec", cmd, typescript.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(Files.readString(typescript)).containsPattern("analyzer: (reading twenty.jfr \\[|analysing)");
+        assertThat(Files.readString(dir.resolve("report.txt"))).contains("20 chunks");
+
+        // The same run with stderr not a terminal: nothing but the report.
+        Path err = dir.resolve("err.txt");
+        Process q = new ProcessBuilder("bash", "-c", cmd).redirectError(err.toFile()).start();
+        assertThat(q.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(q.exitValue()).isZero();
+        assertThat(Files.readString(err)).isEmpty();
+    }
 }
