@@ -209,6 +209,8 @@ final class ChunkReader {
         final int fClass, fOwner, fAddress, fTarget, fBytes, fName, fValue;
         final int fOp, fRole, fTopic, fPartition, fOpDuration;
         final boolean nativeSample;
+        /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
+        final boolean allVarint;
         final long[] vals;
         final Object[] objs;
 
@@ -238,6 +240,11 @@ final class ChunkReader {
             fPartition = t.field("partition");
             fOpDuration = t.field("opDuration");
             nativeSample = t.name.equals("jdk.NativeMethodSample");
+            boolean v = true;
+            for (JfrType.JfrField f : t.fields) {
+                if (f.array || !(f.constantPool || f.type.kind == JfrType.Kind.VARINT)) v = false;
+            }
+            allVarint = v;
             vals = new long[t.fields.length];
             objs = new Object[t.fields.length];
         }
@@ -334,6 +341,11 @@ final class ChunkReader {
     }
 
     private void decode(Cursor c, Plan p) throws JfrFormatException {
+        if (p.allVarint) {
+            long[] vals = p.vals;
+            for (int i = 0; i < vals.length; i++) vals[i] = c.varlong();
+            return;
+        }
         JfrType.JfrField[] fields = p.type.fields;
         for (int i = 0; i < fields.length; i++) {
             JfrType.JfrField f = fields[i];
