@@ -29,12 +29,4 @@ public final class ContainerEngine {
                 + "). Run scripts/provision.sh (as root; installs and starts podman unless `docker info` works), then"
                 + " eval \"$(scripts/containers.sh env)\" before mvn, or use scripts/test, which does both.";
     }
-
-    /** Engine name and version, for logs and the version matrix. */
-    public static String describe() {
-        var info = DockerClientFactory.instance().client().versionCmd().exec();
-        String name = info.getComponents() != null && info.getComponents().stream()
-                .anyMatch(c -> c.getName() != null && c.getName().toLowerCase().contains("podman")) ? "podman" : "docker";
-        return name + " " + info.getVersion() + " (API " + info.getApiVersion() + ")";
-    }
 }

@@ -10,6 +10,8 @@ import io.stallscope.it.container.ContainerEngine;
 import io.stallscope.it.container.ContainerImages;
 import io.stallscope.it.container.ContainerKafkaBroker;
 import io.stallscope.it.container.VersionMatrix;
+import io.stallscope.it.slowdisk.ShimCall;
+import io.stallscope.it.slowdisk.SlowDisk;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import io.stallscope.it.broker.HarnessDirs;
@@ -45,7 +47,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * KAFKA_OPTS, the way operators deploy it. The same checks as {@link AgentAtStartIT} (points with role
  * and partition, Prometheus scraped from the host on 127.0.0.1, slow-op lines, JFR events, one start-up
  * line naming what was instrumented and why the rest was skipped), then attach and detach from inside
- * the container with its own JDK. Each result lands in target/version-matrix.md.
+ * the container with its own JDK; and the roll-flush mitigation on a disk slowed by the LD_PRELOAD shim.
+ * Each result lands in target/version-matrix.md.
  *
  * <p>Versions: {@link #MATRIX}, or {@code -Dstallscope.container.versions=3.9.2,4.4.0}.
  */
@@ -58,6 +61,8 @@ class AgentMatrixContainerIT {
     private static final Pattern INSTRUMENTED = Pattern.compile("instrumented (\\d+) of (\\d+) points");
     private static final Pattern SKIPPED = Pattern.compile("skipped \\[(.*?)];");
 
+    private static boolean engineMissing;
+
     @BeforeAll
     static void engine() {
         if (!ContainerEngine.available()) {
@@ -65,8 +70,13 @@ class AgentMatrixContainerIT {
                 Assertions.fail("CI=true and " + ContainerEngine.missingMessage());
             }
             System.err.println("[stallscope-it] SKIPPING the container suite: " + ContainerEngine.missingMessage());
-            Assumptions.abort(ContainerEngine.missingMessage());
+            engineMissing = true;
         }
+    }
+
+    /** Each test skips on its own, so that the build's summary counts them as skipped, not as absent. */
+    private static void assumeEngine() {
+        Assumptions.assumeFalse(engineMissing, ContainerEngine::missingMessage);
     }
 
     /**
@@ -77,7 +87,7 @@ class AgentMatrixContainerIT {
     @AfterAll
     static void readmeShowsThisRun() throws IOException {
         boolean fullRun = System.getProperty("stallscope.container.versions", "").isBlank() && !officialImages();
-        if (!fullRun || VersionMatrix.RUN.anyFailed()) {
+        if (!fullRun || engineMissing || VersionMatrix.RUN.anyFailed()) {
             return; // a partial run cannot judge the whole table; a failed row already fails the suite
         }
         Path table = HarnessDirs.target().resolve(VersionMatrix.FILE);
@@ -111,6 +121,7 @@ class AgentMatrixContainerIT {
     @MethodSource("brokers")
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void agentAtStartThenAttachInContainer(KafkaVersion version, Path jdk) throws Exception {
+        assumeEngine();
         String jdkLabel = KafkaJdks.featureVersion(realPath(jdk)).map(String::valueOf).orElse(jdk.toString());
         String row = version.toString();
         VersionMatrix.RUN.record(row, jdkLabel, "metadata", version.usesZooKeeper() ? "ZooKeeper" : "KRaft");
@@ -140,6 +151,72 @@ class AgentMatrixContainerIT {
         System.out.println("[timing] container attach/detach, Kafka " + row + " on JDK " + jdkLabel + ": " + seconds(t1) + " s");
     }
 
+    /**
+     * The roll-flush mitigation in a container, on a disk made slow by the LD_PRELOAD shim (its library and
+     * log are host paths in the spec's environment, mounted at the same paths): on 2.8-3.6 every producer-state
+     * snapshot fsync leaves the request handler for the scheduler; from 3.7, where Kafka does that itself, the
+     * agent says it is not needed and changes nothing. Nothing produced is lost either way.
+     */
+    @ParameterizedTest(name = "Kafka {0} on {1}")
+    @MethodSource("brokers")
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void rollFlushMitigationOnASlowDisk(KafkaVersion version, Path jdk) throws Exception {
+        assumeEngine();
+        String jdkLabel = KafkaJdks.featureVersion(realPath(jdk)).map(String::valueOf).orElse(jdk.toString());
+        String column = "roll-flush, slow-disk shim";
+        try {
+            VersionMatrix.RUN.record(version.toString(), jdkLabel, column, rollFlush(version, jdk));
+        } catch (Throwable e) {
+            VersionMatrix.RUN.record(version.toString(), jdkLabel, column, "FAILED: " + firstLine(e));
+            throw e;
+        }
+    }
+
+    private String rollFlush(KafkaVersion version, Path jdk) throws Exception {
+        String topic = "rolls";
+        int records = 6000;
+        int port = FreePorts.next();
+        Path shimLog = Files.createTempDirectory("stallscope-shim").resolve("shim.log");
+        SlowDisk disk = SlowDisk.logTo(shimLog).slowFsync("\\.snapshot$", Duration.ofMillis(50));
+        BrokerSpec.Builder b = BrokerSpec.builder(version).javaHome(jdk).name("container-roll-flush")
+            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port + ",mitigate=roll-flush");
+        disk.applyTo(b);
+        try (ContainerKafkaBroker broker = new ContainerKafkaBroker(b.build())) {
+            broker.start();
+            KafkaClients.createTopic(broker, topic, 1, KafkaClients.SMALL_SEGMENTS);
+            assertThat(KafkaClients.produce(broker, topic, records, 1024)).isEqualTo(records);
+            Thread.sleep(2000); // the flush-log jobs the last rolls scheduled
+            long rolls;
+            try (var files = Files.list(broker.dataDir().resolve(topic + "-0"))) {
+                rolls = files.filter(f -> f.toString().endsWith(".log")).count() - 1;
+            }
+            assertThat(rolls).as("rolls happened").isGreaterThanOrEqualTo(3);
+            String startup = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
+                .filter(l -> AgentLogLines.isAgentLine(l) && l.contains("active ("))
+                .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
+            PrometheusText metrics = PrometheusText.scrape(port);
+            double deferred = metrics.sum("stallscope_mitigation_events_total", Map.of("mitigation", "roll-flush", "event", "deferred"));
+            double flushedOnScheduler = metrics.sum("stallscope_op_seconds_count", Map.of("op", "snapshot_flush", "role", "scheduler"));
+            assertThat(metrics.sum("stallscope_mitigation_events_total", Map.of("mitigation", "roll-flush", "event", "error"))).isZero();
+            assertThat(flushedOnScheduler).as("snapshot fsyncs on the scheduler").isGreaterThanOrEqualTo(rolls);
+            assertThat(metrics.sum("stallscope_op_seconds_count", Map.of("op", "snapshot_flush", "role", "request_handler"))).isZero();
+            // the shim saw the calls inside the container: it wrote its log to the mounted host path
+            List<ShimCall> fsyncs = disk.calls().stream()
+                .filter(c -> c.path().endsWith(".snapshot") && c.call().startsWith("f")).toList();
+            assertThat(fsyncs).hasSizeGreaterThanOrEqualTo((int) rolls)
+                .allSatisfy(c -> assertThat(c.thread()).startsWith("kafka-schedule"));
+            assertThat(KafkaClients.consumeAll(broker, topic, true, Duration.ofSeconds(60))).isEqualTo(records);
+            if (version.isAtLeast(3, 7, 0)) {
+                assertThat(startup).contains("roll-flush not needed on Kafka " + version);
+                assertThat(deferred).isZero();
+                return "not needed (Kafka fsyncs on the scheduler)";
+            }
+            assertThat(startup).contains("roll-flush on");
+            assertThat(deferred).isGreaterThanOrEqualTo(rolls);
+            return "passed: fsync moved to the scheduler";
+        }
+    }
+
     private void atStart(KafkaVersion version, Path jdk, String jdkLabel) throws Exception {
         int port = FreePorts.next();
         // a host path outside the work dir on purpose: the container sees it at the same path
@@ -164,7 +241,7 @@ class AgentMatrixContainerIT {
             assertThat(KafkaClients.consumeAll(tls, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
 
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
-            List<String> agentLines = log.lines().filter(l -> l.contains("stallscope") || l.contains("Stallscope")).toList();
+            List<String> agentLines = log.lines().filter(AgentLogLines::isAgentLine).toList();
             String startup = agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (premain)"))
                 .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
             Matcher n = INSTRUMENTED.matcher(startup);
@@ -243,7 +320,7 @@ class AgentMatrixContainerIT {
             KafkaClients.produce(broker, topic, 1000, 1024);
             assertThat(KafkaClients.consumeAll(broker, topic, true, Duration.ofSeconds(60))).isEqualTo(4500);
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
-            assertThat(log.lines().filter(l -> l.contains("stallscope") && l.contains("ERROR"))).isEmpty();
+            assertThat(log.lines().filter(l -> AgentLogLines.isAgentLine(l) && l.contains("ERROR"))).isEmpty();
         }
     }
 
