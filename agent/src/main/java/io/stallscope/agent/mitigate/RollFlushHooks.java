@@ -80,7 +80,13 @@ public final class RollFlushHooks {
             failed(t);
             dir = null; // fsync every pending snapshot: more than needed, never less
         }
-        snapshots.flush(dir);
+        try {
+            snapshots.flush(dir);
+        } catch (RuntimeException | Error e) {
+            // a bug of ours, not the disk's: count it and let Kafka's flush go on (an IOException,
+            // the disk's, propagates and fails the flush as Kafka 3.7's snapshot flush would)
+            failed(e);
+        }
     }
 
     private static void failed(Throwable t) {
