@@ -77,8 +77,10 @@ runtime = "runc"'
     mkdir -p /run/podman /var/log/stallscope
     log "starting podman's Docker-API service on $PODMAN_SOCK (log /var/log/stallscope/podman-service.log)"
     # Detached from this shell so it outlives the test command; --time=0: never exits when idle.
-    setsid nohup podman system service --time=0 "unix://$PODMAN_SOCK" \
-      >>/var/log/stallscope/podman-service.log 2>&1 </dev/null &
+    # Started in / : conmon inherits the service's working directory, and containers stop starting
+    # ("Failed to get working directory") once a checkout it was started from is deleted.
+    (cd / && setsid nohup podman system service --time=0 "unix://$PODMAN_SOCK" \
+      >>/var/log/stallscope/podman-service.log 2>&1 </dev/null &)
     for _ in $(seq 1 100); do podman_answers && break; sleep 0.2; done
     podman_answers || die "podman's service did not answer on $PODMAN_SOCK; see /var/log/stallscope/podman-service.log"
   fi
@@ -159,10 +161,12 @@ env_exports() {
   case "$(engine)" in
     docker)
       # Ryuk off here too: every test stops its own containers, and Ryuk's image may not be pullable.
-      echo "export TESTCONTAINERS_RYUK_DISABLED=true" ;;
+      echo "export TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_CHECKS_DISABLE=true" ;;
     podman)
       echo "export DOCKER_HOST=unix://$PODMAN_SOCK"
       echo "export TESTCONTAINERS_RYUK_DISABLED=true"
+      # Testcontainers' start-up checks pull alpine from Docker Hub: no registry here, no traffic there
+      echo "export TESTCONTAINERS_CHECKS_DISABLE=true"
       echo "export TESTCONTAINERS_HOST_OVERRIDE=localhost" ;;
     *)
       echo "# containers: no container engine answers (scripts/containers.sh provision installs podman)" ;;
