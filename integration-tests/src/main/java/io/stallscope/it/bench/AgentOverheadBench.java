@@ -20,7 +20,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * End-to-end A/B: Kafka's own ProducerPerformance against a fresh local broker without the agent (A)
  * and with it (B, Prometheus endpoint on, as an operator runs it), alternating A and B each round so
- * that drift on the machine hits both alike. Prints each run and the medians.
+ * that drift on the machine hits both alike (A-B in odd rounds, B-A in even ones). Prints each run and the medians.
  * Usage: AgentOverheadBench AGENT_JAR [--version 3.9.2] [--rounds 3] [--records 1000000] [--record-size 1024]
  * [--throughput -1]. With -1 the producer saturates the machine: that run measures throughput, and its
  * latencies are the producer's own queueing. A fixed rate below saturation measures latency.
@@ -49,10 +49,14 @@ public final class AgentOverheadBench {
         List<ProducerPerfResult> plain = new ArrayList<>();
         List<ProducerPerfResult> withAgent = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
-            plain.add(run(version, null, records, size, throughput));
-            System.out.println("round " + round + " A (no agent):   " + plain.get(plain.size() - 1));
-            withAgent.add(run(version, agent, records, size, throughput));
-            System.out.println("round " + round + " B (with agent): " + withAgent.get(withAgent.size() - 1));
+            // A-B, then B-A: a machine that drifts faster or slower over the run favours neither side
+            boolean agentFirst = round % 2 == 0;
+            for (int i = 0; i < 2; i++) {
+                boolean withIt = agentFirst == (i == 0);
+                ProducerPerfResult r = run(version, withIt ? agent : null, records, size, throughput);
+                (withIt ? withAgent : plain).add(r);
+                System.out.println("round " + round + (withIt ? " B (with agent): " : " A (no agent):   ") + r);
+            }
         }
         System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments:%n",
             version, rounds, records, size, throughput < 0 ? "full speed" : throughput + " records/s");
