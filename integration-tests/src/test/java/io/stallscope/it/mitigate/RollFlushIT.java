@@ -41,7 +41,7 @@ class RollFlushIT {
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
             int rolls = produceWithRolls(broker);
-            Scrape metrics = Scrape.of(mb.prometheusPort);
+            Scrape metrics = afterScheduledFlushes(mb.prometheusPort, rolls);
             List<ShimCall> fsyncs = snapshotFsyncs(disk);
 
             assertThat(startupLine(broker)).contains("roll-flush on");
@@ -86,7 +86,7 @@ class RollFlushIT {
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
             int rolls = produceWithRolls(broker);
-            Scrape metrics = Scrape.of(mb.prometheusPort);
+            Scrape metrics = afterScheduledFlushes(mb.prometheusPort, rolls);
             assertThat(startupLine(broker)).contains("roll-flush not needed on Kafka 3.7.2");
             assertThat(metrics.event("roll-flush", "deferred")).isZero();
             // Kafka's own flushProducerStateSnapshot, on the scheduler
@@ -94,11 +94,24 @@ class RollFlushIT {
         }
     }
 
+    /**
+     * Scrapes until the scheduler's flush-log jobs for every roll have fsynced the snapshot (or 60 s
+     * pass, then the assertions say what is missing): the jobs run after produce returns.
+     */
+    static Scrape afterScheduledFlushes(int port, int rolls) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        Scrape metrics = Scrape.of(port);
+        while (metrics.ops("snapshot_flush", "scheduler") < rolls && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            metrics = Scrape.of(port);
+        }
+        return metrics;
+    }
+
     /** Produces RECORDS of 1 KiB into 1 MiB segments; returns the rolls the agent counted. */
     static int produceWithRolls(KafkaBroker broker) throws Exception {
         KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
         assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, 1024)).isEqualTo(RECORDS);
-        Thread.sleep(2000); // the flush-log jobs the last rolls scheduled
         long segments;
         try (var files = Files.list(broker.dataDir().resolve(TOPIC + "-0"))) {
             segments = files.filter(f -> f.toString().endsWith(".log")).count();
