@@ -8,15 +8,25 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
+# promtool, for the examples' alert rules (io.stallscope.it.examples.PromtoolTest), is in Debian's prometheus
+# package: installed without its recommends (node exporter), and its server is not left running.
+lean=()
+command -v promtool >/dev/null 2>&1 || lean+=(prometheus)
 
-if [ ${#need[@]} -gt 0 ]; then
+if [ $((${#need[@]} + ${#lean[@]})) -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
-    echo "provision: missing ${need[*]}; run as root or install them: apt-get install -y ${need[*]}" >&2
+    echo "provision: missing ${need[*]} ${lean[*]}; run as root or install them: apt-get install -y ${need[*]} ${lean[*]}" >&2
     exit 1
   fi
-  echo "provision: installing ${need[*]} from Debian's packages"
+  echo "provision: installing ${need[*]} ${lean[*]} from Debian's packages"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  if [ ${#need[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+  if [ ${#lean[@]} -gt 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${lean[@]}" >/dev/null
+    if [ -d /run/systemd/system ]; then systemctl disable --now prometheus >/dev/null 2>&1 || true; fi
+  fi
 fi
 # Containers: CI must run the container suite, so there a failure here fails the test command.
 # Elsewhere a machine without root or podman still runs the rest; the container tests then say why they skip.
@@ -27,4 +37,4 @@ if ! "$(dirname "$0")/containers.sh" provision; then
   fi
   echo "provision: WARNING: no container engine; the container suite will be skipped (see above)" >&2
 fi
-echo "provision: $(java -version 2>&1 | head -1); $(mvn -v 2>/dev/null | head -1); $(chromium --version 2>/dev/null)"
+echo "provision: $(java -version 2>&1 | head -1); $(mvn -v 2>/dev/null | head -1); $(chromium --version 2>/dev/null); $(promtool --version 2>/dev/null | head -1)"

@@ -1,0 +1,48 @@
+package io.stallscope.it.examples;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The agent's own option parser ({@code io.stallscope.agent.config.AgentOptions}), loaded from the
+ * shaded jar the examples deploy, so an example's option string is judged by exactly the code that
+ * will read it in the broker.
+ */
+final class AgentOptionParser implements AutoCloseable {
+    private final URLClassLoader loader;
+    private final Method parse;
+
+    /** What the agent made of an option string: its Prometheus endpoint, or the error it would log. */
+    record Result(String prometheus, String error) {
+        boolean ok() {
+            return error == null;
+        }
+    }
+
+    AgentOptionParser(Path agentJar) throws Exception {
+        loader = new URLClassLoader(new URL[] {agentJar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+        parse = loader.loadClass("io.stallscope.agent.config.AgentOptions").getMethod("parse", String.class, Map.class);
+    }
+
+    /** Parses as the agent does at start with no STALLSCOPE_* environment. */
+    Result parse(String agentArgs) throws Exception {
+        try {
+            Object options = parse.invoke(null, agentArgs, Map.of());
+            return new Result(String.valueOf(options.getClass().getMethod("prometheus").invoke(options)), null);
+        } catch (InvocationTargetException e) {
+            if (e.getCause().getClass().getSimpleName().equals("OptionException")) {
+                return new Result(null, e.getCause().getMessage());
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        loader.close();
+    }
+}

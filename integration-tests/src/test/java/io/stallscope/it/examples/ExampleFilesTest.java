@@ -1,0 +1,238 @@
+package io.stallscope.it.examples;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The deployment examples parse, refer to files that exist, and carry an agent option string that the
+ * agent's own parser (from the shaded jar) accepts, with the endpoint each example's Prometheus scrapes.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExampleFilesTest {
+    private static final YAMLMapper YAML = new YAMLMapper();
+    private static final Pattern COMPOSE_VARIABLE = Pattern.compile("\\$\\{([A-Z_]+):-([^}]*)}");
+    private AgentOptionParser parser;
+
+    @BeforeAll
+    void loadParser() throws Exception {
+        parser = new AgentOptionParser(Examples.agentJar());
+    }
+
+    @AfterAll
+    void closeParser() throws Exception {
+        parser.close();
+    }
+
+    @Test
+    void parserRejectsWhatTheAgentWouldRefuse() throws Exception {
+        // the check below is only worth something if a bad option string fails it
+        assertThat(parser.parse("prometheus=127.0.0.1:9404").prometheus()).isEqualTo("127.0.0.1:9404");
+        assertThat(parser.parse("prometheus=9404").prometheus()).isEqualTo("127.0.0.1:9404");
+        assertThat(parser.parse("promethus=9404").error()).contains("did you mean 'prometheus'");
+        assertThat(parser.parse("prometheus=0.0.0.0:99999").error()).contains("prometheus");
+    }
+
+    @Test
+    void plainKafkaOptsSnippetSetsTheAgentOnLoopback() throws Exception {
+        Path jar = Examples.agentJar();
+        String opts = kafkaOptsFromSnippet(jar, "");
+        JavaAgentOption agent = JavaAgentOption.single("stallscope.env.sh", opts);
+        assertThat(agent.jar()).isEqualTo(jar.toString());
+        assertThat(parser.parse(agent.options()).prometheus()).isEqualTo("127.0.0.1:9404");
+        // an operator's existing KAFKA_OPTS is kept
+        assertThat(kafkaOptsFromSnippet(jar, "-Xss1m")).isEqualTo("-Xss1m " + opts);
+        String text = Files.readString(Examples.file("plain/stallscope.env.sh"));
+        assertThat(text).contains("/opt/stallscope/stallscope-agent.jar");
+    }
+
+    /** Sources the snippet in bash, as an operator does, and prints the KAFKA_OPTS it leaves. */
+    static String kafkaOptsFromSnippet(Path jar, String existing) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", ". \"$1\" && printf %s \"$KAFKA_OPTS\"", "snippet",
+            Examples.file("plain/stallscope.env.sh").toString());
+        pb.environment().put("STALLSCOPE_JAR", jar.toString());
+        pb.environment().remove("KAFKA_OPTS");
+        if (!existing.isEmpty()) {
+            pb.environment().put("KAFKA_OPTS", existing);
+        }
+        Process p = pb.redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        return out;
+    }
+
+    @Test
+    void systemdDropInSetsKafkaOptsInTheServiceSection() throws Exception {
+        List<String> lines = Files.readAllLines(Examples.file("systemd/kafka.service.d/stallscope.conf"));
+        List<String> settings = lines.stream().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertThat(settings.get(0)).isEqualTo("[Service]");
+        List<String> env = settings.stream().filter(l -> l.startsWith("Environment=")).toList();
+        assertThat(env).hasSize(1);
+        // systemd: Environment="VAR=value with spaces"; the whole assignment is one quoted word
+        String assignment = env.get(0).substring("Environment=".length());
+        assertThat(assignment).startsWith("\"KAFKA_OPTS=").endsWith("\"");
+        JavaAgentOption agent = JavaAgentOption.single("stallscope.conf", assignment);
+        assertThat(agent.jar()).isEqualTo("/opt/stallscope/stallscope-agent.jar");
+        assertThat(parser.parse(agent.options()).prometheus()).isEqualTo("127.0.0.1:9404");
+    }
+
+    @Test
+    void composeMountsTheAgentAndWiresPrometheusAndGrafana() throws Exception {
+        Path composeFile = Examples.file("compose/compose.yaml");
+        Path dir = composeFile.getParent();
+        JsonNode services = YAML.readTree(composeFile.toFile()).path("services");
+        assertThat(services.fieldNames()).toIterable().contains("kafka", "prometheus", "grafana");
+
+        JsonNode kafka = services.path("kafka");
+        assertThat(kafka.path("image").asText()).matches("apache/kafka:\\$\\{KAFKA_VERSION:-(3\\.(7|8|9)|4\\.\\d+)\\.\\d+}");
+        JavaAgentOption agent = JavaAgentOption.single("compose kafka", kafka.path("environment").path("KAFKA_OPTS").asText());
+        AgentOptionParser.Result parsed = parser.parse(agent.options());
+        assertThat(parsed.error()).isNull();
+        JsonNode jarMount = mountAt(kafka, agent.jar());
+        assertThat(jarMount.path("read_only").asBoolean()).as("agent jar mounted read-only").isTrue();
+        assertThat(hostPath(dir, jarMount.path("source").asText())).isEqualTo(Examples.agentJar());
+
+        JsonNode prometheus = services.path("prometheus");
+        Path promConfig = hostPath(dir, mountAt(prometheus, "/etc/prometheus/prometheus.yml").path("source").asText());
+        JsonNode config = YAML.readTree(promConfig.toFile());
+        String rulesInContainer = config.path("rule_files").get(0).asText();
+        assertThat(hostPath(dir, mountAt(prometheus, rulesInContainer).path("source").asText()))
+            .isEqualTo(Examples.file(ExampleQueries.RULES));
+        String target = config.path("scrape_configs").get(0).path("static_configs").get(0).path("targets").get(0).asText();
+        int agentPort = Integer.parseInt(parsed.prometheus().substring(parsed.prometheus().lastIndexOf(':') + 1));
+        assertThat(target).isEqualTo(kafka.path("hostname").asText() + ":" + agentPort);
+        assertThat(parsed.prometheus()).as("reachable from the Prometheus container").startsWith("0.0.0.0:");
+        assertThat(kafka.has("ports")).as("the agent's port is not published to the host").isFalse();
+
+        JsonNode grafana = services.path("grafana");
+        Path provisioning = hostPath(dir, mountAt(grafana, "/etc/grafana/provisioning").path("source").asText());
+        JsonNode provider = YAML.readTree(provisioning.resolve("dashboards/stallscope.yaml").toFile()).path("providers").get(0);
+        String dashboardsInContainer = provider.path("options").path("path").asText();
+        Path dashboards = hostPath(dir, mountAt(grafana, dashboardsInContainer).path("source").asText());
+        assertThat(dashboards.resolve("stallscope.json")).isEqualTo(Examples.file(ExampleQueries.DASHBOARD));
+        JsonNode datasource = YAML.readTree(provisioning.resolve("datasources/stallscope-prometheus.yaml").toFile())
+            .path("datasources").get(0);
+        assertThat(datasource.path("url").asText()).isEqualTo("http://prometheus:9090");
+        JsonNode dashboard = new ObjectMapper().readTree(dashboards.resolve("stallscope.json").toFile());
+        List<String> uids = new ArrayList<>();
+        dashboard.findValues("datasource").forEach(d -> {
+            if (d.path("type").asText().equals("prometheus")) {
+                uids.add(d.path("uid").asText());
+            }
+        });
+        assertThat(uids).isNotEmpty().allMatch(u -> u.equals(datasource.path("uid").asText()));
+        assertThat(grafana.path("environment").path("GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH").asText())
+            .isEqualTo(dashboardsInContainer + "/stallscope.json");
+        for (JsonNode port : List.of(prometheus.path("ports").get(0), grafana.path("ports").get(0))) {
+            assertThat(port.asText()).as("published on loopback only").startsWith("127.0.0.1:");
+        }
+    }
+
+    /** The volume of a compose service mounted at {@code target} (long syntax). */
+    private static JsonNode mountAt(JsonNode service, String target) {
+        for (JsonNode v : service.path("volumes")) {
+            if (v.path("target").asText().equals(target)) {
+                return v;
+            }
+        }
+        throw new AssertionError("no volume mounted at " + target + " in " + service);
+    }
+
+    /** A compose source path with ${VAR:-default} filled in by its default, relative to the compose file. */
+    private static Path hostPath(Path composeDir, String source) {
+        Matcher m = COMPOSE_VARIABLE.matcher(source);
+        String path = m.replaceAll(r -> Matcher.quoteReplacement(r.group(2)));
+        Path p = composeDir.resolve(path).toAbsolutePath().normalize();
+        assertThat(p).as("compose source " + source).exists();
+        return p;
+    }
+
+    @Test
+    void strimziResourcesCarryTheAgentThroughJavaToolOptions() throws Exception {
+        List<JsonNode> docs = new ArrayList<>();
+        try (var parser = YAML.getFactory().createParser(Examples.file("strimzi/kafka.yaml").toFile())) {
+            YAML.readValues(parser, JsonNode.class).forEachRemaining(docs::add);
+        }
+        JsonNode kafka = docs.stream().filter(d -> d.path("kind").asText().equals("Kafka")).findFirst().orElseThrow();
+        JsonNode pool = docs.stream().filter(d -> d.path("kind").asText().equals("KafkaNodePool")).findFirst().orElseThrow();
+        for (JsonNode d : docs) {
+            assertThat(d.path("apiVersion").asText()).isEqualTo("kafka.strimzi.io/v1beta2");
+        }
+        assertThat(pool.path("metadata").path("labels").path("strimzi.io/cluster").asText())
+            .isEqualTo(kafka.path("metadata").path("name").asText());
+        assertThat(pool.path("spec").path("roles").toString()).contains("broker");
+
+        JsonNode spec = kafka.path("spec").path("kafka");
+        List<JsonNode> env = new ArrayList<>();
+        spec.path("template").path("kafkaContainer").path("env").forEach(env::add);
+        // Strimzi ignores variables it sets itself, and keeps KAFKA_* to itself
+        assertThat(env).noneMatch(e -> e.path("name").asText().startsWith("KAFKA_"));
+        JsonNode toolOptions = env.stream().filter(e -> e.path("name").asText().equals("JAVA_TOOL_OPTIONS")).findFirst()
+            .orElseThrow();
+        JavaAgentOption agent = JavaAgentOption.single("strimzi JAVA_TOOL_OPTIONS", toolOptions.path("value").asText());
+        AgentOptionParser.Result parsed = parser.parse(agent.options());
+        assertThat(parsed.error()).isNull();
+        assertThat(parsed.prometheus()).as("9404 is Strimzi's own JMX exporter port").isEqualTo("0.0.0.0:9405");
+
+        // the image named in the resource is built by the Dockerfile, which puts the jar where the option says
+        String dockerfile = Files.readString(Examples.file("strimzi/Dockerfile"));
+        Matcher copy = Pattern.compile("(?m)^COPY\\s+(?:--\\S+\\s+)*(\\S+)\\s+(\\S+)\\s*$").matcher(dockerfile);
+        assertThat(copy.find()).as("a COPY line in the Dockerfile").isTrue();
+        assertThat(Examples.root().resolve(copy.group(1)).normalize()).isEqualTo(Examples.agentJar());
+        assertThat(copy.group(2)).isEqualTo(agent.jar());
+        assertThat(dockerfile).contains("FROM ${STRIMZI_KAFKA_IMAGE}").containsPattern("quay.io/strimzi/kafka:[0-9.]+-kafka-"
+            + Pattern.quote(spec.path("version").asText()));
+        assertThat(spec.path("image").asText()).endsWith("-kafka-" + spec.path("version").asText());
+
+        // the scrape job for it keeps the cluster's Kafka pods and points at the agent's port
+        JsonNode job = YAML.readTree(Examples.file("strimzi/prometheus.yml").toFile()).path("scrape_configs").get(0);
+        String relabel = job.path("relabel_configs").toString();
+        assertThat(relabel).contains("Kafka;" + kafka.path("metadata").path("name").asText()).contains("${1}:9405");
+        assertThat(Examples.root().resolve("examples/strimzi").resolve("../prometheus/stallscope-alerts.yml").normalize())
+            .isEqualTo(Examples.file(ExampleQueries.RULES));
+    }
+
+    @Test
+    void everyAlertSaysHowBadWhatItMeansAndWhereTheMitigationIs() throws Exception {
+        List<ExampleQueries.Rule> rules = ExampleQueries.rules();
+        assertThat(rules).extracting(ExampleQueries.Rule::expr).anyMatch(e -> e.contains("op=\"transfer_to\", role=\"network\""))
+            .anyMatch(e -> e.contains("histogram_quantile(0.999") && e.contains("op=\"records_append\", role=\"request_handler\""))
+            .anyMatch(e -> e.contains("snapshot_write") && e.contains("role=\"request_handler\""));
+        for (ExampleQueries.Rule r : rules) {
+            assertThat(r.alert()).as("alerting rule").isNotBlank();
+            assertThat(r.forDuration()).as(r.alert() + " for:").matches("\\d+[smh]");
+            assertThat(r.labels()).as(r.alert()).containsKey("severity");
+            assertThat(r.annotations()).as(r.alert()).containsKeys("summary", "description", "runbook");
+            assertThat(r.annotations().get("description")).as(r.alert() + " says what to do").contains("What to do");
+            for (String link : r.annotations().get("runbook").split("\\s*;\\s*")) {
+                assertThat(MarkdownAnchors.exists(Examples.root(), link)).as(r.alert() + " runbook " + link).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void examplesReadmeListsEveryExample() throws Exception {
+        String readme = Files.readString(Examples.root().resolve("examples/README.md"));
+        for (String f : List.of("plain/stallscope.env.sh", "systemd/kafka.service.d/stallscope.conf", "compose/compose.yaml",
+            ExampleQueries.RULES, ExampleQueries.DASHBOARD, "strimzi/kafka.yaml", "strimzi/Dockerfile", "strimzi/prometheus.yml")) {
+            Examples.file(f);
+            assertThat(readme).as("examples/README.md mentions " + f).contains("(" + f + ")");
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package io.stallscope.it.examples;
+
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.KafkaBroker;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaVersion;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The dashboard's and the alert rules' queries against what a real agent serves: a Kafka broker
+ * started with the plain-install KAFKA_OPTS snippet (its port swapped for a free one), a topic with
+ * small segments produced to and read back (rolls, snapshots, sendfile on the network threads), then
+ * one scrape of the agent. Every metric, label and label value the queries name must be in it, and the
+ * series the alerts watch must have data.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ExampleQueriesIT {
+    private static final String TOPIC = "examples";
+    private static final int RECORDS = 6000;
+    private static final int RECORD_SIZE = 1024;
+    private static final Pattern LEGEND_LABEL = Pattern.compile("\\{\\{\\s*(?:\\$labels\\.)?([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
+
+    private KafkaBroker broker;
+    private ScrapedMetrics scrape;
+
+    @BeforeAll
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void brokerWithTheExampleAgentOptions() throws Exception {
+        String kafkaOpts = ExampleFilesTest.kafkaOptsFromSnippet(Examples.agentJar(), "");
+        int port = FreePorts.next();
+        assertThat(kafkaOpts).contains("prometheus=127.0.0.1:9404");
+        // the only change: another port, so a broker of someone else's on 9404 cannot answer for this one
+        String opts = kafkaOpts.replace("prometheus=127.0.0.1:9404", "prometheus=127.0.0.1:" + port);
+        BrokerSpec spec = BrokerSpec.builder(KafkaVersion.of("3.9.2")).name("examples").kafkaOpts(opts)
+            // the mitigations' counters exist only with a mitigation on; the environment, not the option string
+            .env("STALLSCOPE_MITIGATE", "prefetch")
+            .build();
+        broker = new LocalKafkaBroker(spec);
+        broker.start();
+        KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
+        assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, RECORD_SIZE)).isEqualTo(RECORDS);
+        assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
+        scrape = ScrapedMetrics.scrape(port);
+        Files.writeString(broker.workDir().resolve("examples-scrape.txt"), scrape.text());
+        String log = Files.readString(broker.logFile());
+        assertThat(log).contains("prometheus on http://127.0.0.1:" + port + "/metrics").contains("prefetch");
+    }
+
+    @AfterAll
+    void stop() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void dashboardQueriesNameOnlyWhatTheAgentServes() throws Exception {
+        List<ExampleQueries.Query> queries = ExampleQueries.dashboard();
+        assertThat(queries).hasSizeGreaterThan(10);
+        assertThat(problems(queries)).isEmpty();
+    }
+
+    @Test
+    void alertQueriesNameOnlyWhatTheAgentServes() throws Exception {
+        List<ExampleQueries.Query> queries = ExampleQueries.ruleQueries();
+        assertThat(queries).hasSize(3);
+        assertThat(problems(queries)).isEmpty();
+    }
+
+    /** The three stalls the alerts watch all happened under this load: their series have counts. */
+    @Test
+    void seriesTheAlertsWatchHaveData() throws Exception {
+        for (ExampleQueries.Query q : ExampleQueries.ruleQueries()) {
+            for (PromQl.Selector s : PromQl.parse(q.expr()).selectors()) {
+                double count = 0;
+                for (ScrapedMetrics.Series series : scrape.series(s.metric())) {
+                    if (matches(s, series) && "+Inf".equals(series.labels().get("le"))) {
+                        count += series.value();
+                    }
+                }
+                assertThat(count).as(q.where() + ": ops counted for " + s).isPositive();
+            }
+        }
+    }
+
+    private List<String> problems(List<ExampleQueries.Query> queries) {
+        List<String> problems = new ArrayList<>();
+        for (ExampleQueries.Query q : queries) {
+            problems.addAll(QueryCheck.problems(q.where(), q.expr(), scrape));
+            Set<String> labels = QueryCheck.resultLabels(q.expr(), scrape);
+            Matcher m = LEGEND_LABEL.matcher(q.legend());
+            while (m.find()) {
+                if (!labels.contains(m.group(1))) {
+                    problems.add(q.where() + ": shows label " + m.group(1) + ", which its result does not have (" + labels + ")");
+                }
+            }
+        }
+        return problems;
+    }
+
+    /** Whether a series satisfies every matcher of a selector (=, !=, =~, !~; regexes anchored as in PromQL). */
+    static boolean matches(PromQl.Selector selector, ScrapedMetrics.Series series) {
+        for (PromQl.Matcher m : selector.matchers()) {
+            String v = series.labels().getOrDefault(m.label(), "");
+            boolean ok = switch (m.op()) {
+                case "=" -> v.equals(m.value());
+                case "!=" -> !v.equals(m.value());
+                case "=~" -> v.matches(m.value());
+                case "!~" -> !v.matches(m.value());
+                default -> throw new IllegalArgumentException(m.op());
+            };
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,40 @@
+package io.stallscope.it.examples;
+
+import io.stallscope.it.broker.HarnessDirs;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Where the repository's examples/ and docs/ are, seen from the integration-tests module. */
+final class Examples {
+    private Examples() {
+    }
+
+    static Path root() {
+        Path root = HarnessDirs.target().getParent().getParent();
+        if (!Files.isDirectory(root.resolve("examples"))) {
+            throw new IllegalStateException("no examples/ under " + root);
+        }
+        return root;
+    }
+
+    static Path file(String relative) {
+        Path p = root().resolve("examples").resolve(relative);
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalStateException("missing example file " + p);
+        }
+        return p;
+    }
+
+    /** The shaded agent jar the build left in agent/target: what the examples mount or copy. */
+    static Path agentJar() {
+        String property = System.getProperty("stallscope.agent.jar");
+        Path jar = property == null || property.isBlank()
+            ? root().resolve("agent/target/stallscope-agent.jar") : Path.of(property);
+        jar = jar.toAbsolutePath().normalize();
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("no agent jar at " + jar + ": build the agent module first (mvn package)");
+        }
+        return jar;
+    }
+}
