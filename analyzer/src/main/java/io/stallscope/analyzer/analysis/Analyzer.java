@@ -23,12 +23,14 @@ public final class Analyzer {
         StackClassifier classifier = new StackClassifier(rec.frames, rec.stacks);
         HolderAttributor holders = new HolderAttributor(rec, classifier, intervals);
         Map<String, Contention> byLock = new LinkedHashMap<>();
+        SpanStalls spanStalls = new SpanStalls(rec.spans, o);
         PriorityQueue<Wait> retained = new PriorityQueue<>(Comparator.comparingLong(Wait::duration));
         new WaitFinder(rec, classifier, intervals).find(w -> {
             if (!o.threadMatches(rec.threadName(w.thread)) || w.end < o.from() || w.start > o.to()) return;
             if (w.duration() < o.minWaitNanos()) return;
             holders.attribute(w);
             byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
+            spanStalls.add(w);
             // Once full, only a wait longer than the shortest kept one goes in (most don't: no heap work).
             if (retained.size() < RETAINED_WAITS) {
                 retained.add(w);
@@ -44,7 +46,7 @@ public final class Analyzer {
                 .thenComparing(c -> c.key));
 
         Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of());
-        List<Finding> findings = new FindingDetector(partial).detect();
+        List<Finding> findings = new FindingDetector(partial, spanStalls.stalls()).detect();
         return new Analysis(rec, o, intervals, classifier, waits, contentions, findings);
     }
 }

@@ -7,6 +7,8 @@ import java.util.List;
  * explains.
  */
 public record Finding(String kind, String summary, List<String> threads, List<String> evidence, long weightNanos) {
+    public static final String STALLED_OP_UNDER_LOCK = "stalled-op-under-lock";
+    public static final String SLOW_OP = "slow-op";
     public static final String HOLDER_IN_FILE_IO = "holder-blocked-in-file-io";
     public static final String NETWORK_THREAD_IO = "network-thread-blocked-in-file-io";
     public static final String FSYNC_ON_PRODUCE = "fsync-on-produce-path";

@@ -21,20 +21,29 @@ final class FindingDetector {
     private final Analysis a;
     private final Recording rec;
 
-    FindingDetector(Analysis a) {
+    private final List<SpanStalls.Stall> stalls;
+
+    FindingDetector(Analysis a, List<SpanStalls.Stall> stalls) {
         this.a = a;
         this.rec = a.recording();
+        this.stalls = stalls;
     }
 
     List<Finding> detect() {
         List<Finding> out = new ArrayList<>();
+        new SpanFindings(a, stalls).add(out);
         holdersInFileIo(out);
         threadActivity(out);
         ranking(out);
+        // An agent op that made others wait goes first: it names the operation, partition and thread to look at.
         // The generic ranking goes last: the specific findings explain the same waits and say what to fix.
-        out.sort(Comparator.comparing((Finding f) -> f.kind().equals(Finding.CONTENDED_LOCKS))
+        out.sort(Comparator.comparingInt(FindingDetector::rank)
                 .thenComparing(Comparator.comparingLong(Finding::weightNanos).reversed()).thenComparing(Finding::kind));
         return out;
+    }
+
+    private static int rank(Finding f) {
+        return f.kind().equals(Finding.STALLED_OP_UNDER_LOCK) ? 0 : f.kind().equals(Finding.CONTENDED_LOCKS) ? 2 : 1;
     }
 
     private static String ms(long nanos) {

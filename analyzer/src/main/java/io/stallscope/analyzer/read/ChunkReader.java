@@ -207,7 +207,7 @@ final class ChunkReader {
         final Role role;
         final int fStart, fDuration, fThread, fStack, fState, fSamples;
         final int fClass, fOwner, fAddress, fTarget, fBytes, fName, fValue;
-        final int fOp, fRole, fTopic, fPartition, fOpDuration;
+        final int fOp, fRole, fTopic, fPartition, fOpDuration, fPath, fFailed;
         final boolean nativeSample;
         /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
         final boolean allVarint;
@@ -239,6 +239,8 @@ final class ChunkReader {
             fTopic = t.field("topic");
             fPartition = t.field("partition");
             fOpDuration = t.field("opDuration");
+            fPath = path;
+            fFailed = t.field("failed");
             nativeSample = t.name.equals("jdk.NativeMethodSample");
             boolean v = true;
             for (JfrType.JfrField f : t.fields) {
@@ -435,7 +437,8 @@ final class ChunkReader {
                 }
                 rec.spans.add(new Span(p.type.name, begin, end, thread(p, p.fThread), strField(p, p.fOp),
                         strField(p, p.fRole), strField(p, p.fTopic),
-                        p.fPartition >= 0 ? (int) p.vals[p.fPartition] : -1, p.fBytes >= 0 ? p.vals[p.fBytes] : 0));
+                        p.fPartition >= 0 ? (int) p.vals[p.fPartition] : -1, p.fBytes >= 0 ? p.vals[p.fBytes] : -1,
+                        strField(p, p.fPath), p.fFailed >= 0 && p.vals[p.fFailed] != 0));
                 return;
             }
             case SETTING: {

@@ -232,11 +232,22 @@ public final class HtmlReport {
             n.put("how", w.holder == null ? "" : w.holder.how());
             n.put("c", w.holder == null ? 0 : w.holder.confidence());
         }
-        ArrayNode spans = d.putArray("spans");
+        // Agent spans: all of them, or the longest WAIT_BUDGET in a huge recording.
+        List<Span> inView = new ArrayList<>();
         for (Span s : rec.spans) {
-            if (s.end() < from || s.start() > to) continue;
-            spans.addObject().put("th", s.thread()).put("s", ms(s.start(), origin)).put("e", ms(s.end(), origin))
-                    .put("label", s.type() + " " + s.op() + " " + s.topic() + "-" + s.partition());
+            if (s.end() >= from && s.start() <= to) inView.add(s);
+        }
+        if (inView.size() > WAIT_BUDGET) {
+            inView.sort(Comparator.comparingLong(Span::duration).reversed());
+            inView = inView.subList(0, WAIT_BUDGET);
+        }
+        inView.sort(Comparator.comparingLong(Span::start));
+        ArrayNode spans = d.putArray("spans");
+        for (Span s : inView) {
+            ObjectNode n = spans.addObject().put("th", s.thread()).put("s", ms(s.start(), origin)).put("e", ms(s.end(), origin))
+                    .put("op", s.opName()).put("type", s.type()).put("tp", s.topicPartition() == null ? "" : s.topicPartition())
+                    .put("bytes", s.bytes()).put("failed", s.failed());
+            n.put("label", s.opName() + " " + Fmt.msText(s.duration()) + (s.topicPartition() == null ? "" : " " + s.topicPartition()));
         }
         ArrayNode io = d.putArray("io");
         for (IoEvent e : rec.io) {

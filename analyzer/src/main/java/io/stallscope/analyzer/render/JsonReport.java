@@ -125,18 +125,20 @@ public final class JsonReport {
         }
 
         ArrayNode spans = root.putArray("spans");
-        for (Span s : rec.spans) {
-            if (s.end() < a.options().from() || s.start() > a.options().to()) continue;
+        for (Span s : spansInView(a)) {
             ObjectNode n = spans.addObject();
             n.put("type", s.type());
             n.put("thread", rec.threadName(s.thread()));
+            n.put("op", s.opName());
+            n.put("start", Instant.ofEpochSecond(0, s.start()).toString());
             n.put("startMs", Fmt.ms(s.start() - origin));
-            n.put("durationMs", Fmt.ms(s.end() - s.start()));
-            n.put("op", s.op());
+            n.put("durationMs", Fmt.ms(s.duration()));
             n.put("threadRole", s.threadRole());
             n.put("topic", s.topic());
             n.put("partition", s.partition());
             n.put("bytes", s.bytes());
+            n.put("path", s.path());
+            n.put("failed", s.failed());
         }
         return root;
     }
@@ -149,6 +151,12 @@ public final class JsonReport {
         n.put("syscall", h.op().storage() ? h.op().syscall : null);
         n.putPOJO("frames", a.frameList(h.stack(), FRAMES));
         return n;
+    }
+
+    /** The agent spans within --from/--to, in time order (all of them: automation may want every op). */
+    static List<Span> spansInView(Analysis a) {
+        return a.recording().spans.stream().filter(s -> s.end() >= a.options().from() && s.start() <= a.options().to())
+                .sorted(java.util.Comparator.comparingLong(Span::start).thenComparingInt(Span::thread)).toList();
     }
 
     static <T> List<T> top(List<T> l, int n) {

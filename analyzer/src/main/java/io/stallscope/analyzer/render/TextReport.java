@@ -7,7 +7,12 @@ import io.stallscope.analyzer.analysis.Holder;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
 
+import io.stallscope.analyzer.model.Span;
+
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 
 /** The report an operator reads on a terminal: the most important finding first, then the locks. */
@@ -28,6 +33,7 @@ public final class TextReport {
         out.println();
         if (a.findings().isEmpty()) {
             out.println("No lock contention or storage stall found.");
+            spans(a, out);
             return;
         }
         out.println("Findings, most important first:");
@@ -57,5 +63,24 @@ public final class TextReport {
             if (c.waiters().size() > 6) ws.append(", ... ").append(c.waiters().size() - 6).append(" more");
             out.println("      waiters: " + ws);
         }
+        spans(a, out);
+    }
+
+    /** The agent's ops, longest first: op, duration, thread, partition, bytes, when. */
+    private static void spans(Analysis a, PrintStream out) {
+        List<Span> spans = new ArrayList<>(JsonReport.spansInView(a));
+        if (spans.isEmpty()) return;
+        spans.sort(Comparator.comparingLong(Span::duration).reversed().thenComparingLong(Span::start));
+        Recording rec = a.recording();
+        int shown = Math.min(spans.size(), Math.max(10, a.options().top()));
+        out.println();
+        out.printf("Agent ops (%d span%s, longest first):%n", spans.size(), spans.size() == 1 ? "" : "s");
+        for (Span s : spans.subList(0, shown)) {
+            out.printf(Locale.ROOT, "  %-16s %10s  at +%.3f s  %s%s%s%s%n", s.opName(), Fmt.msText(s.duration()),
+                    (s.start() - rec.startNanos()) / 1e9, rec.threadName(s.thread()),
+                    s.topicPartition() == null ? "" : "  " + s.topicPartition(),
+                    s.bytes() >= 0 ? "  " + s.bytes() + " bytes" : "", s.failed() ? "  failed" : "");
+        }
+        if (spans.size() > shown) out.println("  ... " + (spans.size() - shown) + " more (all in --json)");
     }
 }

@@ -8,7 +8,7 @@
   var STATE_COLOR = ['#43a047', '#b0bec5', '#e53935', '#ffb74d', '#cfd8dc', '#7e57c2', '#9e9e9e'];
   var STATE_NAME = ['runnable', 'sleeping', 'blocked', 'parked', 'waiting', 'native', 'unknown'];
   var IO_COLOR = '#ff6f00';
-  var LANE = 20, NAME_W = 300, AXIS_H = 26;
+  var LANE = 20, NAME_W = 300, AXIS_H = 26, FONT = '12px system-ui, sans-serif';
   var lanesEl = document.getElementById('lanes');
   var canvas = document.getElementById('timeline');
   var ctx = canvas.getContext('2d');
@@ -79,7 +79,7 @@
 
   function draw() {
     ctx.clearRect(0, 0, width, canvas.height);
-    ctx.font = '12px system-ui, sans-serif';
+    ctx.font = FONT;
     ctx.textBaseline = 'middle';
     // Axis
     var step = niceStep(view.to - view.from);
@@ -90,7 +90,7 @@
       ctx.beginPath(); ctx.moveTo(x, AXIS_H - 4); ctx.lineTo(x, AXIS_H + lanes.length * LANE); ctx.stroke();
       ctx.fillText('+' + fmt(t), x + 2, AXIS_H / 2);
     }
-    var samplesDrawn = 0;
+    var samplesDrawn = 0, spansDrawn = 0;
     lanes.forEach(function (th, i) {
       var y = AXIS_H + i * LANE;
       if (i % 2) { ctx.fillStyle = '#f5f7f8'; ctx.fillRect(0, y, width, LANE); }
@@ -114,8 +114,17 @@
       }
       D.spans.forEach(function (sp) {
         if (sp.th !== th.id || sp.e < view.from || sp.s > view.to) return;
-        ctx.fillStyle = 'rgba(0,137,123,0.35)';
-        ctx.fillRect(px(sp.s), y + 1, Math.max(2, px(sp.e) - px(sp.s)), 4);
+        var x0 = px(sp.s), w = Math.max(2, px(sp.e) - px(sp.s));
+        ctx.fillStyle = 'rgba(0,137,123,0.45)';
+        ctx.fillRect(x0, y + 1, w, 5);
+        // The op's name and partition on the lane when the span is wide enough to carry it.
+        if (w > 60) {
+          ctx.fillStyle = '#00695c';
+          ctx.font = '9px sans-serif';
+          ctx.fillText(sp.label, Math.max(x0, NAME_W) + 2, y + 11);
+          ctx.font = FONT;
+        }
+        spansDrawn++;
       });
       ctx.restore();
     });
@@ -160,6 +169,7 @@
       + fmt(view.from) + ' to ' + fmt(view.to);
     document.body.setAttribute('data-lanes', String(lanes.length));
     document.body.setAttribute('data-waits-drawn', String(waitsDrawn));
+    document.body.setAttribute('data-spans-drawn', String(spansDrawn));
   }
 
   /** The sample of a thread that covers time t, or the nearest within two intervals. */
@@ -177,6 +187,17 @@
     }
     if (k < s.t.length && s.t[k] - t < bestGap) best = k;
     return best;
+  }
+
+  /** "records_append 480 ms, orders-7, 524288 bytes (stallscope.RecordsAppend)": an agent span, for hover and click. */
+  function spanText(sp) {
+    return sp.op + ' ' + fmt(sp.e - sp.s) + (sp.tp ? ', ' + sp.tp : '') + (sp.bytes >= 0 ? ', ' + sp.bytes + ' bytes' : '')
+      + (sp.failed ? ', failed' : '') + ' (' + sp.type + ', from +' + fmt(sp.s) + ')';
+  }
+
+  /** The agent spans of a thread covering time t (within a tolerance, for hovering thin spans). */
+  function spansAt(thId, t, tol) {
+    return D.spans.filter(function (sp) { return sp.th === thId && sp.s - tol <= t && sp.e + tol >= t; });
   }
 
   function select(t) {
@@ -197,8 +218,8 @@
     var shown = 0;
     lanes.forEach(function (th) {
       var k = sampleAt(th, t);
-      var w = waitingAt[th.id], hw = holdingAt[th.id];
-      if (k < 0 && !w && !hw) return;
+      var w = waitingAt[th.id], hw = holdingAt[th.id], ops = spansAt(th.id, t, 0);
+      if (k < 0 && !w && !hw && !ops.length) return;
       var div = document.createElement('div');
       div.className = 'thread' + (w ? ' waiting' : hw ? ' holding' : '');
       div.setAttribute('data-thread', th.name);
@@ -213,6 +234,12 @@
           + ' (' + w.how + (w.how === 'inferred' ? ', confidence ' + w.c.toFixed(2) : '') + ')' : '') + ' for ' + fmt(w.e - w.s);
         div.appendChild(note);
       }
+      ops.forEach(function (sp) {
+        var on = document.createElement('div');
+        on.className = 'note op';
+        on.textContent = 'in agent op ' + spanText(sp);
+        div.appendChild(on);
+      });
       if (hw) {
         var hn = document.createElement('div');
         hn.className = 'note';
@@ -262,6 +289,20 @@
       if (x >= NAME_W) select(timeAt(x));
     }
     drag = null;
+  });
+  // Hovering an agent span names it: op, duration, topic-partition, bytes.
+  canvas.addEventListener('mousemove', function (e) {
+    if (drag) return;
+    var rect = canvas.getBoundingClientRect();
+    var x = e.clientX - rect.left, y = e.clientY - rect.top;
+    var li = Math.floor((y - AXIS_H) / LANE);
+    var tip = '';
+    if (x >= NAME_W && li >= 0 && li < lanes.length) {
+      var tol = 3 * (view.to - view.from) / Math.max(1, width - NAME_W);
+      var found = spansAt(lanes[li].id, timeAt(x), tol);
+      if (found.length) tip = lanes[li].name + ': ' + found.map(spanText).join('; ');
+    }
+    canvas.title = tip;
   });
   lanesEl.addEventListener('dblclick', function () { view = { from: 0, to: Math.max(1, D.durationMs) }; draw(); });
   document.getElementById('filter').addEventListener('input', function (e) { applyFilter(e.target.value); });

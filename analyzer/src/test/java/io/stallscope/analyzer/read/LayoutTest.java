@@ -127,7 +127,10 @@ class LayoutTest {
         assertThat(s.end()).isEqualTo(T0 + 500_000_000L);
         assertThat(s.topic()).isEqualTo("orders");
         assertThat(s.partition()).isEqualTo(4);
-        assertThat(s.op()).isEqualTo("append");
+        assertThat(s.op()).isEqualTo("records_append");
+        assertThat(s.bytes()).isEqualTo(1024);
+        assertThat(s.path()).isEqualTo("/kafka/orders-4");
+        assertThat(s.failed()).isFalse();
         assertThat(rec.threadName(s.thread())).isEqualTo("data-plane-kafka-request-handler-3");
     }
 
@@ -181,5 +184,68 @@ class LayoutTest {
             assertThat(f.evidence().get(0)).contains("resizing an index");
         });
         assertThat(a.findings()).noneMatch(f -> f.threads().contains("data-plane-kafka-request-handler-2"));
+    }
+
+    /**
+     * Handler 3's records_append on orders-7 runs from 20 ms to 500 ms while it holds the partition monitor
+     * (its samples sit in force0, i.e. fsync); handlers 1 and 2 wait for it (recorded previousOwner = 3), handler
+     * 4 waits after the op ended, and handler 5 waits behind handler 1 during the op. Only the first two waits
+     * belong to the op; a scheduler's 150 ms segment_flush nobody waited on is still named; a 10 ms op is not.
+     */
+    static byte[] stalledAppend() {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        for (int i = 1; i <= 5; i++) j.thread(i, "data-plane-kafka-request-handler-" + i);
+        j.thread(6, "kafka-scheduler-0");
+        int waiter = j.stack("append", "handle");
+        int fsync = j.stack("force0", "flush", "append", "handle");
+        for (int t = 30; t < 500; t += 10) j.sample(t * 1_000_000L, 3, fsync, false);
+        j.monitorEnter(30_000_000L, 400_000_000L, 1, waiter, 3);
+        j.monitorEnter(50_000_000L, 300_000_000L, 2, waiter, 3);
+        j.monitorEnter(600_000_000L, 100_000_000L, 4, waiter, 3);
+        j.monitorEnter(100_000_000L, 50_000_000L, 5, waiter, 1);
+        j.append(500_000_000L, 3, 480_000_000L, "orders", 7);
+        j.op(TinyJfr.FLUSH, 900_000_000L, 6, 150_000_000L, "segment_flush", "scheduler", "orders", 2, -1, "/kafka/orders-2/00000000000000000000.log", false);
+        j.op(TinyJfr.FLUSH, 950_000_000L, 6, 10_000_000L, "segment_flush", "scheduler", "orders", 3, -1, "/kafka/orders-3/00000000000000000000.log", false);
+        return j.chunk();
+    }
+
+    @Test
+    void anAgentOpThatHeldTheLockOthersWaitedForIsTheFirstFinding() throws IOException {
+        Recording rec = read(write("stalled.jfr", stalledAppend()));
+        Analysis a = Analyzer.analyze(rec, Options.defaults());
+        io.stallscope.analyzer.analysis.Finding first = a.findings().get(0);
+        assertThat(first.kind()).isEqualTo("stalled-op-under-lock");
+        assertThat(first.summary()).startsWith("records_append 480.0 ms on data-plane-kafka-request-handler-3 for orders-7 while 2 handlers waited for its lock")
+                .contains("700.0 ms in total, longest 400.0 ms").contains("it sat in fsync(2)");
+        assertThat(first.weightNanos()).isEqualTo(700_000_000L);
+        assertThat(first.threads()).containsExactly("data-plane-kafka-request-handler-3", "data-plane-kafka-request-handler-1",
+                "data-plane-kafka-request-handler-2");
+        assertThat(first.evidence().get(0)).contains("records_append on data-plane-kafka-request-handler-3 at +0.020 s for 480.0 ms, orders-7, 1024 bytes");
+        assertThat(first.evidence()).anySatisfy(e -> assertThat(e).startsWith("holder data-plane-kafka-request-handler-3 (recorded")
+                .contains("in fsync(2)").contains("demo.Broker.force0"));
+        assertThat(first.evidence()).anySatisfy(e -> assertThat(e).isEqualTo("waiter data-plane-kafka-request-handler-1 waited 400.0 ms over 1 wait during the op"));
+        assertThat(a.findings()).filteredOn(f -> f.kind().equals("stalled-op-under-lock")).hasSize(1);
+        assertThat(a.findings()).filteredOn(f -> f.kind().equals("slow-op")).singleElement().satisfies(f -> {
+            assertThat(f.summary()).isEqualTo("segment_flush 150.0 ms on kafka-scheduler-0 for orders-2; no thread waited on it");
+            assertThat(f.evidence().get(0)).contains("path /kafka/orders-2/00000000000000000000.log");
+        });
+
+        com.fasterxml.jackson.databind.JsonNode spans = io.stallscope.analyzer.render.JsonReport.build(a).get("spans");
+        assertThat(spans).hasSize(3);
+        com.fasterxml.jackson.databind.JsonNode s = spans.get(0);
+        assertThat(s.get("thread").asText()).isEqualTo("data-plane-kafka-request-handler-3");
+        assertThat(s.get("op").asText()).isEqualTo("records_append");
+        assertThat(s.get("start").asText()).isEqualTo(java.time.Instant.ofEpochSecond(0, T0 + 20_000_000L).toString());
+        assertThat(s.get("durationMs").asDouble()).isEqualTo(480.0);
+        assertThat(s.get("topic").asText()).isEqualTo("orders");
+        assertThat(s.get("partition").asInt()).isEqualTo(7);
+        assertThat(s.get("bytes").asLong()).isEqualTo(1024);
+
+        java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
+        io.stallscope.analyzer.render.TextReport.write(a, new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(text.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains(" 1. [stalled-op-under-lock] records_append 480.0 ms on data-plane-kafka-request-handler-3")
+                .contains("Agent ops (3 spans, longest first):")
+                .containsPattern("records_append +480\\.0 ms +at \\+0\\.020 s +data-plane-kafka-request-handler-3 +orders-7 +1024 bytes");
     }
 }

@@ -16,7 +16,7 @@ import java.util.Map;
 final class TinyJfr {
     static final long LONG = 1, INT = 2, STRING = 3, BOOLEAN = 4, THREAD = 5, STACK = 6, FRAME = 7, METHOD = 8,
             CLASS = 9, SYMBOL = 10, FRAME_TYPE = 11, STATE = 12, TIMESPAN = 13, TIMESTAMP = 14;
-    static final long EXEC = 100, MONITOR = 101, APPEND = 102;
+    static final long EXEC = 100, MONITOR = 101, APPEND = 102, FLUSH = 103;
     private static final long DESCRIPTOR = 999_999;
 
     final long startNanos;
@@ -66,9 +66,19 @@ final class TinyJfr {
 
     /** A stallscope.RecordsAppend event committed at {@code endNanos} for an op of {@code opNanos}. */
     void append(long endNanos, long thread, long opNanos, String topic, int partition) {
+        op(APPEND, endNanos, thread, opNanos, "records_append", "request_handler", topic, partition, 1024, "/kafka/" + topic + "-" + partition, false);
+    }
+
+    /**
+     * A Stallscope agent event, laid out as the agent's OpEvent declares its fields (the JFR header fields, then
+     * op, opDuration, threadRole, topic, partition, bytes, path, failed), committed at {@code endNanos}.
+     */
+    void op(long type, long endNanos, long thread, long opNanos, String op, String role, String topic, int partition,
+            long bytes, String path, boolean failed) {
         Buf b = new Buf();
-        b.varlong(APPEND).varlong(ticks(endNanos)).varlong(thread).varlong(0)
-                .string("append").string("request-handler").string(topic).varlong(partition).varlong(1024).varlong(opNanos);
+        b.varlong(type).varlong(ticks(endNanos)).varlong(0).varlong(thread).varlong(0)
+                .string(op).varlong(opNanos).string(role).string(topic).varlong(partition).varlong(bytes).string(path)
+                .u1(failed ? 1 : 0);
         event(b);
     }
 
@@ -172,12 +182,8 @@ final class TinyJfr {
                 .child(field("eventThread", THREAD, true, false)).child(field("stackTrace", STACK, true, false))
                 .child(field("monitorClass", CLASS, true, false)).child(field("previousOwner", THREAD, true, false))
                 .child(field("address", LONG, false, false)));
-        meta.child(type(APPEND, "stallscope.RecordsAppend").attr("superType", "jdk.jfr.Event")
-                .child(field("startTime", LONG, false, false)).child(field("eventThread", THREAD, true, false))
-                .child(field("stackTrace", STACK, true, false)).child(field("op", STRING, false, false))
-                .child(field("threadRole", STRING, false, false)).child(field("topic", STRING, false, false))
-                .child(field("partition", INT, false, false)).child(field("bytes", LONG, false, false))
-                .child(field("opDuration", LONG, false, false).child(annotation(TIMESPAN, "NANOSECONDS"))));
+        meta.child(opEvent(APPEND, "stallscope.RecordsAppend"));
+        meta.child(opEvent(FLUSH, "stallscope.SegmentFlush"));
         root.collect(strings);
         Buf b = new Buf();
         b.varlong(0).varlong(startTicks).varlong(0).varlong(1);
@@ -187,6 +193,19 @@ final class TinyJfr {
         Buf e = new Buf();
         e.sizePrefixed(b.bytes());
         return e.bytes();
+    }
+
+    /** The agent's OpEvent schema: the JFR header fields, then its own fields in declaration order. */
+    private static Element opEvent(long id, String name) {
+        return type(id, name).attr("superType", "jdk.jfr.Event")
+                .child(field("startTime", LONG, false, false).child(annotation(TIMESTAMP, "TICKS")))
+                .child(field("duration", LONG, false, false).child(annotation(TIMESPAN, "TICKS")))
+                .child(field("eventThread", THREAD, true, false)).child(field("stackTrace", STACK, true, false))
+                .child(field("op", STRING, false, false))
+                .child(field("opDuration", LONG, false, false).child(annotation(TIMESPAN, "NANOSECONDS")))
+                .child(field("threadRole", STRING, false, false)).child(field("topic", STRING, false, false))
+                .child(field("partition", INT, false, false)).child(field("bytes", LONG, false, false))
+                .child(field("path", STRING, false, false)).child(field("failed", BOOLEAN, false, false));
     }
 
     private static Element type(long id, String name) {

@@ -86,6 +86,34 @@ class HtmlReportTest {
         assertThat(Files.size(shot)).isGreaterThan(20_000);
     }
 
+    /**
+     * Agent spans on their thread's lane (a real jfrsync recording of {@code AgentOpsProgram}, which emits events
+     * shaped like the agent's): drawn, and a click inside the longest one names the op, its duration and
+     * topic-partition on that thread.
+     */
+    @Test
+    void chromiumShowsAgentOpsOnTheirLaneAndNamesThemAtAClickedMoment() throws Exception {
+        Path chromium = chromium();
+        Path jfr = Recorder.agentOps("jfrsync");
+        Recording rec = new Recording();
+        JfrFileReader.read(jfr, rec, null);
+        Analysis a = Analyzer.analyze(rec, Options.defaults());
+        io.stallscope.analyzer.model.Span longest = rec.spans.stream()
+                .max(java.util.Comparator.comparingLong(io.stallscope.analyzer.model.Span::duration)).orElseThrow();
+        Path opsHtml = Paths.get("target", "report-ops-test.html").toAbsolutePath();
+        Files.writeString(opsHtml, HtmlReport.render(a));
+        double mid = ((longest.start() + longest.end()) / 2 - rec.startNanos()) / 1e6;
+        String dom = runChromium(chromium, "--dump-dom", opsHtml.toUri() + "#t=" + String.format(Locale.ROOT, "%.2f", mid));
+        assertThat(dom).contains("data-ready=\"true\"");
+        assertThat(attr(dom, "data-spans-drawn")).isGreaterThan(20);
+        String thread = rec.threadName(longest.thread());
+        int at = dom.indexOf("data-thread=\"" + thread + "\"");
+        assertThat(at).as("the span's thread at the clicked moment").isPositive();
+        assertThat(dom.substring(at, dom.indexOf("</div>", dom.indexOf("in agent op", at))))
+                .contains("in agent op " + longest.opName() + " ")
+                .contains(", " + longest.topicPartition()).contains("(" + longest.type() + ", from +");
+    }
+
     /** A moment when some handler was sampled inside a storage syscall. */
     private double momentInFileIo() {
         Recording rec = analysis.recording();

@@ -84,7 +84,28 @@ public final class Recorder {
         return jfr.resolveSibling(jfr.getFileName() + ".truth");
     }
 
+    /**
+     * {@link AgentOpsProgram} (the agent's stallscope.* events from a plain program) under JDK Flight Recorder
+     * ({@code jdk}) or async-profiler's jfrsync ({@code jfrsync}, wall samples in a second chunk).
+     */
+    public static synchronized Path agentOps(String how) throws Exception {
+        Path cached = RECORDED.get("ops-" + how);
+        if (cached != null) return cached;
+        Path jfr = workDir().resolve("ops-" + how + ".jfr");
+        Path settings = Paths.get(Recorder.class.getClassLoader().getResource("contention.jfc").toURI());
+        String arg = how.equals("jfrsync")
+                ? "-agentpath:" + asyncProfilerLibrary() + "=start,event=wall,interval=10ms,jfrsync=" + settings + ",file=" + jfr
+                : "-XX:StartFlightRecording=filename=" + jfr + ",settings=" + settings;
+        run(List.of(arg), AgentOpsProgram.class, List.of(), jfr);
+        RECORDED.put("ops-" + how, jfr);
+        return jfr;
+    }
+
     private static void run(List<String> jvmArgs, String mode, Path jfr) throws Exception {
+        run(jvmArgs, ContentionProgram.class, List.of(mode), jfr);
+    }
+
+    private static void run(List<String> jvmArgs, Class<?> program, List<String> programArgs, Path jfr) throws Exception {
         Files.deleteIfExists(jfr);
         Path work = workDir().resolve(jfr.getFileName() + ".data");
         List<String> cmd = new ArrayList<>();
@@ -92,8 +113,8 @@ public final class Recorder {
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
         cmd.add(Paths.get(ContentionProgram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        cmd.add(ContentionProgram.class.getName());
-        cmd.add(mode);
+        cmd.add(program.getName());
+        cmd.addAll(programArgs);
         cmd.add(String.valueOf(SECONDS));
         cmd.add(work.toString());
         cmd.add(truthOf(jfr).toString());
