@@ -177,3 +177,61 @@ ssize_t sendfile64(int out_fd, int in_fd, off_t *offset, size_t count) {
 ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count) {
     return sendfile64(out_fd, in_fd, offset, count);
 }
+
+/* ---- write path (capture tests): one-shot delay of a write to a matching file -------------------
+ *   SLOWDISK_WRITE_PATHS    extended regex on the fd's path: write/pwrite/writev to matching files
+ *   SLOWDISK_WRITE_MS       ... sleep this long first, but only once per trigger:
+ *   SLOWDISK_WRITE_TRIGGER  a file; while it exists, the next matching write removes it and is delayed
+ * The trigger keeps the common path to one access(2) per write to any fd while armed and nothing
+ * otherwise, and lets a test place a single stall exactly when its producers are busy.
+ */
+static pthread_once_t write_once = PTHREAD_ONCE_INIT;
+static int write_on;
+static regex_t write_re;
+static long write_ms;
+static const char *write_trigger;
+static ssize_t (*real_write)(int, const void *, size_t);
+static ssize_t (*real_pwrite64)(int, const void *, size_t, off_t);
+static ssize_t (*real_writev)(int, const struct iovec *, int);
+
+static void write_init(void) {
+    pthread_once(&once, init); /* log_fd */
+    real_write = (ssize_t (*)(int, const void *, size_t)) dlsym(RTLD_NEXT, "write");
+    real_pwrite64 = (ssize_t (*)(int, const void *, size_t, off_t)) dlsym(RTLD_NEXT, "pwrite64");
+    real_writev = (ssize_t (*)(int, const struct iovec *, int)) dlsym(RTLD_NEXT, "writev");
+    write_trigger = getenv("SLOWDISK_WRITE_TRIGGER");
+    write_on = write_trigger != NULL && *write_trigger != '\0' && env_regex("SLOWDISK_WRITE_PATHS", &write_re);
+    write_ms = env_long("SLOWDISK_WRITE_MS");
+}
+
+static void before_write(const char *call, int fd) {
+    if (!write_on || fd == log_fd || fd <= 2) return;
+    if (access(write_trigger, F_OK) != 0) return;
+    char path[4096];
+    if (!fd_path(fd, path, sizeof path) || regexec(&write_re, path, 0, NULL, 0) != 0) return;
+    if (unlink(write_trigger) != 0) return; /* another thread took this trigger */
+    log_call(call, (double) write_ms, 0, path);
+    sleep_ms((double) write_ms);
+}
+
+ssize_t write(int fd, const void *buf, size_t count) {
+    pthread_once(&write_once, write_init);
+    before_write("write", fd);
+    return real_write(fd, buf, count);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t count, off_t offset) {
+    pthread_once(&write_once, write_init);
+    before_write("pwrite", fd);
+    return real_pwrite64(fd, buf, count, offset);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset) {
+    return pwrite64(fd, buf, count, offset);
+}
+
+ssize_t writev(int fd, const struct iovec *iov, int iovcnt) {
+    pthread_once(&write_once, write_init);
+    before_write("writev", fd);
+    return real_writev(fd, iov, iovcnt);
+}

@@ -20,8 +20,10 @@ public final class AgentCli {
     private static final String USAGE = String.join("\n",
         "usage: java -jar stallscope-agent.jar attach PID [key=value ...]",
         "       java -jar stallscope-agent.jar detach PID",
+        io.stallscope.agent.capture.CaptureCommand.USAGE,
         "  attach  instrument a running broker now (options as for -javaagent, e.g. prometheus=9404)",
-        "  detach  remove the instrumentation again; the broker keeps running");
+        "  detach  remove the instrumentation again; the broker keeps running",
+        "  capture record the broker now for --duration into --out (default ./stallscope-TIME-ondemand.jfr)");
 
     private AgentCli() {
     }
@@ -36,6 +38,10 @@ public final class AgentCli {
             return args.isEmpty() ? 2 : 0;
         }
         String command = args.get(0);
+        if (command.equals("capture")) {
+            String jar = agentJar();
+            return jar == null ? 2 : io.stallscope.agent.capture.CaptureCommand.run(args.subList(1, args.size()), jar);
+        }
         if (!command.equals("attach") && !command.equals("detach")) {
             System.err.println("stallscope: unknown command '" + command + "'\n" + USAGE);
             return 2;
@@ -52,12 +58,18 @@ public final class AgentCli {
         return load(args.get(1), agentArgs);
     }
 
-    private static int load(String pid, String agentArgs) {
-        String jar;
+    private static String agentJar() {
         try {
-            jar = new File(AgentCli.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
+            return new File(AgentCli.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getPath();
         } catch (URISyntaxException | RuntimeException e) {
             System.err.println("stallscope: cannot locate the agent jar (" + e + ")");
+            return null;
+        }
+    }
+
+    private static int load(String pid, String agentArgs) {
+        String jar = agentJar();
+        if (jar == null) {
             return 2;
         }
         VirtualMachine vm;

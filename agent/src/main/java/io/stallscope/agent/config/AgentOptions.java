@@ -136,7 +136,7 @@ public final class AgentOptions {
     /** STALLSCOPE_SLOW_THRESHOLD_SEGMENT_FLUSH -> slow.threshold.segment_flush: '.' and '_' both map to '_'. */
     private static String keyForEnv(String envSuffix) {
         for (String key : Options.keys()) {
-            if (key.replace('.', '_').equalsIgnoreCase(envSuffix)) {
+            if (key.replace('.', '_').replace('-', '_').equalsIgnoreCase(envSuffix)) {
                 return key;
             }
         }
@@ -229,6 +229,50 @@ public final class AgentOptions {
 
     public long prefetchMinBytes() {
         return (Long) get(Options.MITIGATE_PREFETCH_MIN_BYTES);
+    }
+
+    public boolean profile() {
+        return (Boolean) get(Options.PROFILE);
+    }
+
+    /** The configured capture directory, or null when not set (then the capture package picks the default). */
+    public String profileDir() {
+        return (String) values.get(Options.PROFILE_DIR);
+    }
+
+    /** The op duration that triggers a capture: profile.trigger, else the op's slow-operation threshold. */
+    public long profileTriggerNanos(int op) {
+        return values.containsKey(Options.PROFILE_TRIGGER) ? (Long) values.get(Options.PROFILE_TRIGGER)
+            : slowThresholdNanos(op);
+    }
+
+    public long profileChunkNanos() {
+        return (Long) get(Options.PROFILE_CHUNK);
+    }
+
+    public int profileKeep() {
+        return (Integer) get(Options.PROFILE_KEEP);
+    }
+
+    public long profileCooldownNanos() {
+        return (Long) get(Options.PROFILE_COOLDOWN);
+    }
+
+    public int profileMaxFiles() {
+        return (Integer) get(Options.PROFILE_MAX_FILES);
+    }
+
+    public long profileMaxBytes() {
+        return (Long) get(Options.PROFILE_MAX_BYTES);
+    }
+
+    /** auto, async-profiler or jfr. */
+    public String profileEngine() {
+        return (String) get(Options.PROFILE_ENGINE);
+    }
+
+    public long profileIntervalNanos() {
+        return (Long) get(Options.PROFILE_INTERVAL);
     }
 
     public boolean strict() {

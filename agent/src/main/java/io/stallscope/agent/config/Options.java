@@ -28,6 +28,18 @@ public final class Options {
     public static final String MITIGATE_SEGMENT_FLUSH_DELAY = "mitigate.segment.flush.delay";
     public static final String MITIGATE_PREFETCH_MAX_BYTES = "mitigate.prefetch.max.bytes";
     public static final String MITIGATE_PREFETCH_MIN_BYTES = "mitigate.prefetch.min.bytes";
+    public static final String PROFILE = "profile";
+    public static final String PROFILE_DIR = "profile.dir";
+    public static final String PROFILE_TRIGGER = "profile.trigger";
+    public static final String PROFILE_CHUNK = "profile.chunk";
+    public static final String PROFILE_KEEP = "profile.keep";
+    public static final String PROFILE_COOLDOWN = "profile.cooldown";
+    public static final String PROFILE_MAX_FILES = "profile.max-files";
+    public static final String PROFILE_MAX_BYTES = "profile.max-bytes";
+    public static final String PROFILE_ENGINE = "profile.engine";
+    public static final String PROFILE_INTERVAL = "profile.interval";
+    /** The recorders profile.engine= accepts. */
+    public static final List<String> PROFILE_ENGINES = List.of("auto", "async-profiler", "jfr");
     /** The mitigations mitigate= accepts. */
     public static final List<String> MITIGATIONS = List.of("roll-flush", "prefetch");
     /** Longest deferral of the rolled segment's flush: the recovery point must still advance soon. */
@@ -84,6 +96,36 @@ public final class Options {
                 + " up to this.", v -> BoundedValues.bytesIn(v, 4096, 64L << 20)));
         all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
             "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));
+        all.add(new OptionSpec(PROFILE, "off",
+            "Record continuously (wall-clock, per thread) and keep the seconds around each op slower than"
+                + " profile.trigger as one JFR file in profile.dir. See Capturing a stall.", Values::bool));
+        all.add(new OptionSpec(PROFILE_DIR, "(kafka.logs.dir/stallscope-captures, else java.io.tmpdir/stallscope-captures-USER)",
+            "Directory for capture files (created 0700 if missing); the rolling chunks live in a private"
+                + " subdirectory of it.", Values::text));
+        all.add(new OptionSpec(PROFILE_TRIGGER, "slow.threshold",
+            "An op at least this long triggers a capture (1ms to 1h); default: each op's slow-operation threshold.",
+            v -> BoundedValues.durationIn(v, 1_000_000L, 3_600_000_000_000L)));
+        all.add(new OptionSpec(PROFILE_CHUNK, "5s",
+            "Length of one recording chunk (1s to 60s); a capture holds the chunks around the stall.",
+            v -> BoundedValues.durationIn(v, 1_000_000_000L, 60_000_000_000L)));
+        all.add(new OptionSpec(PROFILE_KEEP, "3",
+            "Chunks kept while waiting for a stall (2 to 20): how far back a capture reaches.",
+            v -> BoundedValues.intIn(v, 2, 20)));
+        all.add(new OptionSpec(PROFILE_COOLDOWN, "60s",
+            "Least time between two captures (0 to 1h); stalls meanwhile are only counted.",
+            v -> BoundedValues.durationIn(v, 0, 3_600_000_000_000L)));
+        all.add(new OptionSpec(PROFILE_MAX_FILES, "20",
+            "Most capture files in profile.dir (1 to 10000); then new captures are refused, none deleted.",
+            v -> BoundedValues.intIn(v, 1, 10_000)));
+        all.add(new OptionSpec(PROFILE_MAX_BYTES, "1GiB",
+            "Most bytes of capture files in profile.dir (1KiB to 1024GiB); then new captures are refused.",
+            v -> BoundedValues.bytesIn(v, 1024, 1L << 40)));
+        all.add(new OptionSpec(PROFILE_ENGINE, "auto",
+            "Recorder: auto (async-profiler, else JDK Flight Recorder), async-profiler or jfr.",
+            Options::profileEngine));
+        all.add(new OptionSpec(PROFILE_INTERVAL, "20ms",
+            "Wall-clock sampling interval (1ms to 1s); JDK Flight Recorder samples at its own 20 ms.",
+            v -> BoundedValues.durationIn(v, 1_000_000L, 1_000_000_000L)));
         for (String op : opNames()) {
             all.add(new OptionSpec(SLOW_THRESHOLD + "." + op, "slow.threshold",
                 "Slow-operation threshold for " + op + ".", Values::duration));
@@ -128,6 +170,16 @@ public final class Options {
             }
         }
         return chosen;
+    }
+
+    private static Object profileEngine(String v) {
+        String engine = v.toLowerCase(java.util.Locale.ROOT);
+        if (!PROFILE_ENGINES.contains(engine)) {
+            String near = Suggest.nearest(v, PROFILE_ENGINES);
+            throw new IllegalArgumentException("expected one of " + String.join(", ", PROFILE_ENGINES)
+                + (near == null ? "" : " (did you mean '" + near + "'?)"));
+        }
+        return engine;
     }
 
     private static Object ops(String v) {

@@ -3,6 +3,8 @@ package io.stallscope.agent.report;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.OpSink;
 import io.stallscope.agent.bootstrap.ThreadState;
+import io.stallscope.agent.capture.CaptureSettings;
+import io.stallscope.agent.capture.StallListener;
 import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.model.LogPaths;
 import io.stallscope.agent.model.SubjectPaths;
@@ -23,13 +25,22 @@ public final class OpRecorder implements OpSink {
     private final SlowOpLog slowLog;
     private final long[] slowThreshold = new long[Op.COUNT];
     private final long[] jfrThreshold = new long[Op.COUNT];
+    private final long[] captureThreshold = new long[Op.COUNT];
+    private final StallListener stalls;
     private final long detailThreshold;
     private final NoopFlushDetector noopFlushes = new NoopFlushDetector();
     private final BrokerLog log;
     private volatile boolean adviceFailureLogged;
 
     public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr) {
+        this(metrics, roles, options, log, jfr, null, null);
+    }
+
+    /** @param stalls told of ops at least their capture trigger long (profile=on), or null */
+    public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr,
+                      StallListener stalls, CaptureSettings capture) {
         this.metrics = metrics;
+        this.stalls = stalls;
         this.roles = roles;
         this.log = log;
         this.slowLog = new SlowOpLog(log::warn, options.slowLogPerMinute());
@@ -37,7 +48,8 @@ public final class OpRecorder implements OpSink {
         for (int op = 0; op < Op.COUNT; op++) {
             slowThreshold[op] = options.slowThresholdNanos(op);
             jfrThreshold[op] = jfr ? options.jfrThresholdNanos(op) : Long.MAX_VALUE;
-            detail = Math.min(detail, Math.min(slowThreshold[op], jfrThreshold[op]));
+            captureThreshold[op] = stalls == null ? Long.MAX_VALUE : capture.triggerNanos(op);
+            detail = Math.min(detail, Math.min(Math.min(slowThreshold[op], jfrThreshold[op]), captureThreshold[op]));
         }
         this.detailThreshold = detail;
     }
@@ -65,6 +77,9 @@ public final class OpRecorder implements OpSink {
         }
         if (durationNanos >= jfrThreshold[op]) {
             emitJfr(op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown);
+        }
+        if (durationNanos >= captureThreshold[op]) {
+            stalls.stalled(op, durationNanos, threadName, tp);
         }
     }
 

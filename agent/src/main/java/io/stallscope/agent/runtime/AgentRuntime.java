@@ -28,6 +28,16 @@ public final class AgentRuntime {
             detach();
             return;
         }
+        if (args != null && args.startsWith("capture ")) {
+            // from the capture command: "capture NANOS PATH"; the client checked both
+            String[] parts = args.split(" ", 3);
+            try {
+                io.stallscope.agent.capture.OnDemandCapture.start(Long.parseLong(parts[1]), parts[2]);
+            } catch (RuntimeException e) {
+                System.setProperty(io.stallscope.agent.capture.OnDemandCapture.STATUS_PROPERTY, "error: " + e);
+            }
+            return;
+        }
         Map<String, String> env = System.getenv();
         AgentOptions options;
         try {

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.distribution.pause.NoPauseDetector;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
+import io.stallscope.agent.capture.CaptureSettings;
+import io.stallscope.agent.capture.StallCapture;
 import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.instrument.InstrumentationPoint;
 import io.stallscope.agent.instrument.Instrumenter;
@@ -33,12 +35,14 @@ final class RunningAgent {
     private final Instrumenter instrumenter;
     private final Mitigations mitigations;
     private final PrometheusEndpoint endpoint;
+    private final StallCapture capture;
     private final JmxExporter jmx;
     private final BrokerLog log;
     private final String startupLine;
 
     private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
-                         BrokerLog log, String startupLine) {
+                         BrokerLog log, String startupLine, StallCapture capture) {
+        this.capture = capture;
         this.instrumenter = instrumenter;
         this.mitigations = mitigations;
         this.endpoint = endpoint;
@@ -74,7 +78,13 @@ final class RunningAgent {
             ? Collections.singletonList("CONTROLLER") : controllerListeners);
 
         List<PointPlan> plans = plan(options, bootstrapProblem);
-        Hooks.install(new OpRecorder(metrics, roles, options, log, jfr));
+        StallCapture capture = null;
+        CaptureSettings captureSettings = null;
+        if (options.profile()) {
+            captureSettings = CaptureSettings.from(options);
+            capture = StallCapture.start(captureSettings, registry, log);
+        }
+        Hooks.install(new OpRecorder(metrics, roles, options, log, jfr, capture, captureSettings));
         Instrumenter instrumenter = new Instrumenter(inst, log);
         instrumenter.install(plans);
         Mitigations mitigations = Mitigations.install(options, inst, TypePool.Default.ofSystemLoader(),
@@ -106,9 +116,10 @@ final class RunningAgent {
         services.add("slow-op log from " + millis(options.slowThresholdNanos(0)));
         services.add("controller listeners " + roles.controllerListeners());
         services.add(mitigations.summary());
+        services.add(capture == null ? "profile off" : capture.summary());
         String line = StartupReport.line("active (" + how + ")", plans, services, problems);
         log.info(line);
-        return new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line);
+        return new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
     }
 
     private static String millis(long nanos) {
@@ -134,6 +145,9 @@ final class RunningAgent {
     String stop() {
         mitigations.stop();
         Hooks.install(null);
+        if (capture != null) {
+            capture.stop();
+        }
         int restored = instrumenter.transformed().size();
         boolean reset = instrumenter.reset();
         if (endpoint != null) {
@@ -143,7 +157,8 @@ final class RunningAgent {
             jmx.close();
         }
         String message = "detached: " + (reset ? "restored the original code of " + restored + " classes"
-            : "no classes had been rewritten") + ", metrics endpoint and MBeans removed";
+            : "no classes had been rewritten") + ", metrics endpoint and MBeans removed"
+            + (capture == null ? "" : ", profiler stopped");
         log.info(message);
         return message;
     }

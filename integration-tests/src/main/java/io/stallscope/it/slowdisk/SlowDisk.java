@@ -24,6 +24,10 @@ public final class SlowDisk {
     private final Duration coldReadDelay;
     private final Duration coldReadPerMib;
     private final Path log;
+    /** One-shot write delay (capture tests): set by {@link #slowWriteOnTrigger}. */
+    private String writePaths;
+    private Duration writeDelay = Duration.ZERO;
+    private Path writeTrigger;
 
     private SlowDisk(String fsyncPaths, Duration fsyncDelay, String readPaths, Duration coldReadDelay,
                      Duration coldReadPerMib, Path log) {
@@ -50,6 +54,28 @@ public final class SlowDisk {
         return new SlowDisk(fsyncPaths, fsyncDelay, pathRegex, delay, perMib, log);
     }
 
+    /**
+     * write/pwrite/writev to files matching the regex wait {@code delay} first, once each time
+     * {@link #armWrite()} created the trigger file; unarmed, writes run at the real disk's speed.
+     */
+    public SlowDisk slowWriteOnTrigger(String pathRegex, Duration delay, Path trigger) {
+        SlowDisk d = new SlowDisk(fsyncPaths, fsyncDelay, readPaths, coldReadDelay, coldReadPerMib, log);
+        d.writePaths = pathRegex;
+        d.writeDelay = delay;
+        d.writeTrigger = trigger.toAbsolutePath();
+        return d;
+    }
+
+    /** Arms the one-shot write delay: the next matching write is delayed and disarms it. */
+    public void armWrite() throws IOException {
+        Files.write(writeTrigger, new byte[0]);
+    }
+
+    /** Whether the armed write delay was taken (the shim removes the trigger when it delays a write). */
+    public boolean writeTaken() {
+        return !Files.exists(writeTrigger);
+    }
+
     /** The environment a child needs: LD_PRELOAD plus the shim's settings. */
     public Map<String, String> env() {
         Map<String, String> env = new TreeMap<>();
@@ -62,6 +88,11 @@ public final class SlowDisk {
             env.put("SLOWDISK_READ_PATHS", readPaths);
             env.put("SLOWDISK_READ_MS", Long.toString(coldReadDelay.toMillis()));
             env.put("SLOWDISK_READ_MS_PER_MIB", Long.toString(coldReadPerMib.toMillis()));
+        }
+        if (writePaths != null) {
+            env.put("SLOWDISK_WRITE_PATHS", writePaths);
+            env.put("SLOWDISK_WRITE_MS", Long.toString(writeDelay.toMillis()));
+            env.put("SLOWDISK_WRITE_TRIGGER", writeTrigger.toString());
         }
         if (log != null) {
             env.put("SLOWDISK_LOG", log.toAbsolutePath().toString());

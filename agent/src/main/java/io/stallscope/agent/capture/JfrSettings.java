@@ -1,0 +1,44 @@
+package io.stallscope.agent.capture;
+
+import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.report.jfr.OpEvents;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What the JDK's Flight Recorder records beside (or, in the fallback, instead of) async-profiler: the
+ * agent's stallscope.* op events (they become the analyzer's spans), lock waits with their holder
+ * (monitor enter's previousOwner) and parks, and slow file and socket calls. Thresholds are low enough
+ * to see a handler queued behind a stalled one, high enough that an idle broker records little.
+ */
+final class JfrSettings {
+    static final String WAIT_THRESHOLD = "10 ms";
+
+    private JfrSettings() {
+    }
+
+    /** @param sample true in the fallback: also sample stacks, as async-profiler would have */
+    static Map<String, String> of(boolean sample) {
+        Map<String, String> s = new LinkedHashMap<>();
+        for (int op = 0; op < Op.COUNT; op++) {
+            String name = OpEvents.create(op).getClass().getAnnotation(jdk.jfr.Name.class).value();
+            s.put(name + "#enabled", "true");
+            s.put(name + "#threshold", "0 ms"); // the agent applies jfr.threshold itself
+            s.put(name + "#stackTrace", "false");
+        }
+        for (String event : new String[] {"jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.FileWrite", "jdk.FileRead",
+            "jdk.FileForce", "jdk.SocketRead", "jdk.SocketWrite"}) {
+            s.put(event + "#enabled", "true");
+            s.put(event + "#threshold", WAIT_THRESHOLD);
+            s.put(event + "#stackTrace", "true");
+        }
+        if (sample) {
+            for (String event : new String[] {"jdk.ExecutionSample", "jdk.NativeMethodSample"}) {
+                s.put(event + "#enabled", "true");
+                s.put(event + "#period", "20 ms");
+            }
+        }
+        return s;
+    }
+}
