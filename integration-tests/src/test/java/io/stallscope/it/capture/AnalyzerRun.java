@@ -65,6 +65,27 @@ final class AnalyzerRun {
         return out;
     }
 
+    List<JsonNode> findings(String kind) {
+        List<JsonNode> out = new ArrayList<>();
+        json.path("findings").forEach(f -> {
+            if (kind.equals(f.path("kind").asText())) {
+                out.add(f);
+            }
+        });
+        return out;
+    }
+
+    /** Waiters of the contended locks taken in a method whose name contains {@code method} (e.g. Log.append). */
+    List<JsonNode> waitersOf(String method) {
+        List<JsonNode> out = new ArrayList<>();
+        json.path("contentions").forEach(c -> {
+            if (c.path("lock").asText().contains("." + method + ")") || c.path("site").asText().contains("." + method)) {
+                c.path("waiters").forEach(out::add);
+            }
+        });
+        return out;
+    }
+
     long eventCount(String type) {
         long n = 0;
         for (JsonNode f : json.path("files")) {

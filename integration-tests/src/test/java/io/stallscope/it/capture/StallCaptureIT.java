@@ -68,6 +68,15 @@ class StallCaptureIT {
                 sp -> java.util.stream.StreamSupport.stream(sp, false))).map(w -> w.path("thread").asText()))
                 .as("handlers that waited for it").anyMatch(t -> t.contains("request-handler") && !t.equals(holder));
             assertThat(report.eventCount("profiler.WallClockSample")).as("async-profiler's wall samples").isPositive();
+            // the analyzer's finding anchored on the span names the op, its partition, the holder and a waiter
+            assertThat(report.findings("stalled-op-under-lock")).as(report.text)
+                .anyMatch(f -> f.path("summary").asText().contains("records_append")
+                    && f.path("summary").asText().contains(CaptureBroker.TOPIC + "-0")
+                    && f.path("threads").get(0).asText().equals(holder)
+                    && f.path("threads").size() >= 2);
+            // the truth of the convoy: the other producers' handlers each queued for that lock about the whole stall
+            assertThat(report.waitersOf("append").stream().filter(w -> !w.path("thread").asText().equals(holder)
+                && w.path("waitMs").asDouble() >= 250)).as("handlers queued behind the stalled append").hasSizeGreaterThanOrEqualTo(2);
         }
     }
 
