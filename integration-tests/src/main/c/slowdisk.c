@@ -6,11 +6,21 @@
  *   SLOWDISK_FSYNC_PATHS   extended regex on the fd's path: fsync/fdatasync on matching files
  *   SLOWDISK_FSYNC_MS      ... sleep this long first (a spinning disk's flush)
  *   SLOWDISK_READ_PATHS    extended regex: pread/sendfile from matching files
- *   SLOWDISK_READ_MS       ... sleep this long first when a page they read is not in the page cache
- *   SLOWDISK_READ_MS_PER_MIB  plus this much per MiB not resident (the disk's transfer rate)
+ *   SLOWDISK_READ_MS       ... a call that read pages not in the page cache waits this long once
+ *   SLOWDISK_READ_SEEK_MS  ... plus this long per cold extent (run of adjacent non-resident pages): a seek
+ *   SLOWDISK_READ_MS_PER_MIB  ... plus this much per MiB not resident (the disk's transfer rate;
+ *                          decimals allowed: 8.4 is a 125 MB/s disk)
  *   SLOWDISK_LOG           optional file: one line per call that matched a pattern
  *
- * Residency is asked of the kernel with mincore(2) on a temporary read-only mapping of the range.
+ * What a cold read simulates (a spinning disk, no device cache, nothing queued behind it):
+ * - Residency is asked of the kernel with mincore(2) on a temporary read-only mapping of the range,
+ *   just before the real call.
+ * - Readahead is off for matching files (posix_fadvise POSIX_FADV_RANDOM on the fd before each call),
+ *   so each call loads exactly the pages it reads and a cold range stays cold until it is read:
+ *   without this the kernel's readahead brings in the next reads' pages for free (no simulated cost).
+ * - The delay is charged after the real call, for the cold pages within the bytes the call actually
+ *   returned or sent (a partial sendfile to a full socket pays only for what it sent); the calling
+ *   thread is blocked for it exactly as it would be on the disk.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -33,7 +43,8 @@
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int fsync_on, read_on;
 static regex_t fsync_re, read_re;
-static long fsync_ms, read_ms, read_ms_per_mib;
+static long fsync_ms, read_ms, read_seek_ms;
+static double read_ms_per_mib;
 static int log_fd = -1;
 
 static int (*real_fsync)(int);
@@ -65,7 +76,9 @@ static void init(void) {
     read_on = env_regex("SLOWDISK_READ_PATHS", &read_re);
     fsync_ms = env_long("SLOWDISK_FSYNC_MS");
     read_ms = env_long("SLOWDISK_READ_MS");
-    read_ms_per_mib = env_long("SLOWDISK_READ_MS_PER_MIB");
+    read_seek_ms = env_long("SLOWDISK_READ_SEEK_MS");
+    const char *per_mib = getenv("SLOWDISK_READ_MS_PER_MIB");
+    read_ms_per_mib = per_mib == NULL ? 0 : atof(per_mib);
     const char *log = getenv("SLOWDISK_LOG");
     if (log != NULL && *log != '\0') {
         log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -105,35 +118,79 @@ static void log_call(const char *call, double delay, long long cold, const char 
     }
 }
 
-/* Bytes of [offset, offset+count) not in the page cache, or 0 when unknown (then no delay). */
-static long long cold_bytes(int fd, off_t offset, size_t count) {
+/* ---- read path: cold pread/sendfile ---- */
+
+/* The residency of [offset, offset+count) just before a read, page by page. */
+struct residency {
+    off_t first_page;      /* file offset of vec[0] */
+    size_t pages;
+    unsigned char *vec;    /* bit 0: resident; NULL when unknown (then no delay) */
+    unsigned char stack_vec[256];
+};
+
+static void residency_of(int fd, off_t offset, size_t count, struct residency *r) {
+    r->vec = NULL;
+    r->pages = 0;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || offset >= st.st_size || count == 0) return 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || offset < 0 || offset >= st.st_size || count == 0) return;
     if ((off_t) count > st.st_size - offset) count = (size_t) (st.st_size - offset);
     long page = sysconf(_SC_PAGESIZE);
     off_t start = offset - offset % page;
     size_t len = (size_t) (offset + (off_t) count - start);
     void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, start);
-    if (map == MAP_FAILED) return 0;
+    if (map == MAP_FAILED) return;
     size_t pages = (len + page - 1) / page;
-    unsigned char stack_vec[256];
-    unsigned char *vec = pages <= sizeof stack_vec ? stack_vec : malloc(pages);
-    long long cold = 0;
+    unsigned char *vec = pages <= sizeof r->stack_vec ? r->stack_vec : malloc(pages);
     if (vec != NULL && mincore(map, len, vec) == 0) {
-        for (size_t i = 0; i < pages; i++) {
-            if (!(vec[i] & 1)) cold += page;
-        }
+        r->vec = vec;
+        r->pages = pages;
+        r->first_page = start;
+    } else if (vec != NULL && vec != r->stack_vec) {
+        free(vec);
     }
-    if (vec != stack_vec) free(vec);
     munmap(map, len);
-    return cold;
 }
 
-static void before_read(const char *call, int fd, off_t offset, size_t count) {
-    char path[4096];
-    if (!read_on || !fd_path(fd, path, sizeof path) || regexec(&read_re, path, 0, NULL, 0) != 0) return;
-    long long cold = cold_bytes(fd, offset, count);
-    double delay = cold > 0 ? read_ms + read_ms_per_mib * (double) cold / (1024.0 * 1024.0) : 0;
+static void residency_free(struct residency *r) {
+    if (r->vec != NULL && r->vec != r->stack_vec) free(r->vec);
+    r->vec = NULL;
+}
+
+/* Cold bytes and cold extents among the pages of [offset, offset+done) as they were before the call. */
+static void cold_in(const struct residency *r, off_t offset, long long done, long long *cold, long *extents) {
+    *cold = 0;
+    *extents = 0;
+    if (r->vec == NULL || done <= 0) return;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t from = (size_t) ((offset - r->first_page) / page);
+    size_t to = (size_t) ((offset + done - 1 - r->first_page) / page) + 1;
+    if (to > r->pages) to = r->pages;
+    int in_cold = 0;
+    for (size_t i = from; i < to; i++) {
+        int is_cold = !(r->vec[i] & 1);
+        if (is_cold) {
+            *cold += page;
+            if (!in_cold) (*extents)++;
+        }
+        in_cold = is_cold;
+    }
+}
+
+/* Returns 1 (and fills the residency) when the call is to be charged. */
+static int before_read(int fd, off_t offset, size_t count, struct residency *r, char *path, size_t size) {
+    if (!read_on || !fd_path(fd, path, size) || regexec(&read_re, path, 0, NULL, 0) != 0) return 0;
+    /* readahead off: the call loads only what it reads, so later reads meet their own cold pages */
+    posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+    residency_of(fd, offset, count, r);
+    return 1;
+}
+
+static void after_read(const char *call, const struct residency *r, off_t offset, ssize_t done, const char *path) {
+    long long cold;
+    long extents;
+    cold_in(r, offset, done, &cold, &extents);
+    double delay = cold > 0
+        ? read_ms + read_seek_ms * (double) extents + read_ms_per_mib * (double) cold / (1024.0 * 1024.0) : 0;
     log_call(call, delay, cold, path);
     sleep_ms(delay);
 }
@@ -159,8 +216,15 @@ int fdatasync(int fd) {
 
 ssize_t pread64(int fd, void *buf, size_t count, off_t offset) {
     pthread_once(&once, init);
-    before_read("pread", fd, offset, count);
-    return real_pread64(fd, buf, count, offset);
+    char path[4096];
+    struct residency r;
+    if (!before_read(fd, offset, count, &r, path, sizeof path)) return real_pread64(fd, buf, count, offset);
+    ssize_t done = real_pread64(fd, buf, count, offset);
+    int saved = errno;
+    after_read("pread", &r, offset, done, path);
+    residency_free(&r);
+    errno = saved;
+    return done;
 }
 
 ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
@@ -170,8 +234,17 @@ ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
 ssize_t sendfile64(int out_fd, int in_fd, off_t *offset, size_t count) {
     pthread_once(&once, init);
     off_t from = offset != NULL ? *offset : lseek(in_fd, 0, SEEK_CUR);
-    if (from >= 0) before_read("sendfile", in_fd, from, count);
-    return real_sendfile64(out_fd, in_fd, offset, count);
+    char path[4096];
+    struct residency r;
+    if (from < 0 || !before_read(in_fd, from, count, &r, path, sizeof path)) {
+        return real_sendfile64(out_fd, in_fd, offset, count);
+    }
+    ssize_t done = real_sendfile64(out_fd, in_fd, offset, count);
+    int saved = errno;
+    after_read("sendfile", &r, from, done, path);
+    residency_free(&r);
+    errno = saved;
+    return done;
 }
 
 ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count) {

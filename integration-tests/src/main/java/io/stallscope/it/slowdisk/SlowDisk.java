@@ -15,43 +15,69 @@ import java.util.TreeMap;
  * A simulated slow disk for a child process: the LD_PRELOAD shim built from src/main/c/slowdisk.c.
  * It adds latency to fsync/fdatasync of files matching one regex and to pread/sendfile of pages not
  * in the page cache for files matching another, standing in for a spinning disk; the real calls
- * still run. Nothing in the child changes but the time these calls take.
+ * still run. For matching files readahead is off (POSIX_FADV_RANDOM), so every read loads, and pays
+ * for, exactly the cold pages it reads (see the header of slowdisk.c). Nothing in the child changes but
+ * the time these calls take (and how much the kernel reads ahead for matching files).
  */
 public final class SlowDisk {
     private final String fsyncPaths;
     private final Duration fsyncDelay;
     private final String readPaths;
     private final Duration coldReadDelay;
-    private final Duration coldReadPerMib;
+    private final Duration coldReadSeek;
+    private final double coldReadMsPerMib;
     private final Path log;
     /** One-shot write delay (capture tests): set by {@link #slowWriteOnTrigger}. */
     private String writePaths;
     private Duration writeDelay = Duration.ZERO;
     private Path writeTrigger;
 
+    /** A 7200 rpm disk: a seek (plus half a rotation) per cold extent, 125 MB/s of transfer. */
+    public static final Duration HDD_SEEK = Duration.ofMillis(8);
+    public static final double HDD_MB_PER_SECOND = 125;
+
     private SlowDisk(String fsyncPaths, Duration fsyncDelay, String readPaths, Duration coldReadDelay,
-                     Duration coldReadPerMib, Path log) {
+                     Duration coldReadSeek, double coldReadMsPerMib, Path log) {
         this.fsyncPaths = fsyncPaths;
         this.fsyncDelay = fsyncDelay;
         this.readPaths = readPaths;
         this.coldReadDelay = coldReadDelay;
-        this.coldReadPerMib = coldReadPerMib;
+        this.coldReadSeek = coldReadSeek;
+        this.coldReadMsPerMib = coldReadMsPerMib;
         this.log = log;
     }
 
     /** No delays yet; add them with {@link #slowFsync} and {@link #slowColdReads}. */
     public static SlowDisk logTo(Path log) {
-        return new SlowDisk(null, Duration.ZERO, null, Duration.ZERO, Duration.ZERO, log);
+        return new SlowDisk(null, Duration.ZERO, null, Duration.ZERO, Duration.ZERO, 0, log);
     }
 
     /** fsync and fdatasync of files whose path matches the regex wait this long first. */
     public SlowDisk slowFsync(String pathRegex, Duration delay) {
-        return new SlowDisk(pathRegex, delay, readPaths, coldReadDelay, coldReadPerMib, log);
+        return new SlowDisk(pathRegex, delay, readPaths, coldReadDelay, coldReadSeek, coldReadMsPerMib, log);
     }
 
     /** pread and sendfile from matching files wait {@code delay} plus {@code perMib} per MiB not resident. */
     public SlowDisk slowColdReads(String pathRegex, Duration delay, Duration perMib) {
-        return new SlowDisk(fsyncPaths, fsyncDelay, pathRegex, delay, perMib, log);
+        return slowColdReads(pathRegex, delay, Duration.ZERO, perMib.toNanos() / 1e6);
+    }
+
+    /**
+     * pread and sendfile from matching files that read pages not resident wait {@code perCall}, plus
+     * {@code perExtent} per run of adjacent cold pages (a seek), plus {@code msPerMib} per cold MiB.
+     */
+    public SlowDisk slowColdReads(String pathRegex, Duration perCall, Duration perExtent, double msPerMib) {
+        return new SlowDisk(fsyncPaths, fsyncDelay, pathRegex, perCall, perExtent, msPerMib, log);
+    }
+
+    /** Cold reads of matching files cost what they would on a spinning disk: {@link #HDD_SEEK}, {@link #HDD_MB_PER_SECOND}. */
+    public SlowDisk spinningDiskReads(String pathRegex) {
+        return slowColdReads(pathRegex, Duration.ZERO, HDD_SEEK, msPerMib(HDD_MB_PER_SECOND));
+    }
+
+    /** Milliseconds to transfer one MiB at this many MB (10^6 bytes) per second. */
+    public static double msPerMib(double mbPerSecond) {
+        return 1024.0 * 1024.0 / (mbPerSecond * 1e6) * 1000.0;
     }
 
     /**
@@ -87,7 +113,8 @@ public final class SlowDisk {
         if (readPaths != null) {
             env.put("SLOWDISK_READ_PATHS", readPaths);
             env.put("SLOWDISK_READ_MS", Long.toString(coldReadDelay.toMillis()));
-            env.put("SLOWDISK_READ_MS_PER_MIB", Long.toString(coldReadPerMib.toMillis()));
+            env.put("SLOWDISK_READ_SEEK_MS", Long.toString(coldReadSeek.toMillis()));
+            env.put("SLOWDISK_READ_MS_PER_MIB", String.format(java.util.Locale.ROOT, "%.3f", coldReadMsPerMib));
         }
         if (writePaths != null) {
             env.put("SLOWDISK_WRITE_PATHS", writePaths);

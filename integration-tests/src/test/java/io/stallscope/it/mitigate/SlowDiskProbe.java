@@ -35,6 +35,16 @@ public final class SlowDiskProbe {
         evict(pagecache, slow);
         time("sendfile_cold_match", () -> sendfile(slow));
         time("sendfile_warm_match", () -> sendfile(slow));
+
+        // readahead is off for matching files: the next 64 KiB is still cold after the first is read
+        evict(pagecache, slow);
+        time("pread_first_match", () -> pread(slow, 0, 64 * 1024));
+        time("pread_next_match", () -> pread(slow, 64 * 1024, 64 * 1024));
+
+        // two cold extents: pages 0-1 and 3, page 2 made resident first
+        evict(pagecache, slow);
+        time("pread_page2_match", () -> pread(slow, 8192, 4096));
+        time("pread_extents_match", () -> pread(slow, 0, 16 * 1024));
     }
 
     interface Step {
@@ -61,8 +71,12 @@ public final class SlowDiskProbe {
     }
 
     private static void pread(Path file) throws IOException {
+        pread(file, 4096, 64 * 1024);
+    }
+
+    private static void pread(Path file, long position, int size) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ch.read(ByteBuffer.allocate(64 * 1024), 4096); // positional: pread64
+            ch.read(ByteBuffer.allocate(size), position); // positional: pread64
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.groups.Tuple.tuple;
 
 /**
@@ -28,6 +29,8 @@ import static org.assertj.core.groups.Tuple.tuple;
  */
 class SlowDiskShimTest {
     private static final long DELAY_MS = 300;
+    private static final long SEEK_MS = 10;
+    private static final double MS_PER_MIB = 100;
     private static Map<String, Long> millis;
     private static List<ShimCall> calls;
 
@@ -35,7 +38,7 @@ class SlowDiskShimTest {
     static void runProbe(@TempDir Path dir) throws Exception {
         SlowDisk disk = SlowDisk.logTo(dir.resolve("shim.log"))
             .slowFsync("\\.slow$", Duration.ofMillis(DELAY_MS))
-            .slowColdReads("\\.slow$", Duration.ofMillis(DELAY_MS), Duration.ZERO);
+            .slowColdReads("\\.slow$", Duration.ofMillis(DELAY_MS), Duration.ofMillis(SEEK_MS), MS_PER_MIB);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path testClasses = Path.of(System.getProperty("stallscope.it.target", "target"), "test-classes");
         ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", testClasses.toString(),
@@ -72,13 +75,36 @@ class SlowDiskShimTest {
 
         List<ShimCall> reads = new ArrayList<>(calls);
         reads.removeIf(c -> !c.call().equals("pread") && !c.call().equals("sendfile"));
-        assertThat(reads).extracting(ShimCall::call, ShimCall::delayed)
+        assertThat(reads.subList(0, 4)).extracting(ShimCall::call, ShimCall::delayed)
             .containsExactly(tuple("pread", true), tuple("pread", false),
                 tuple("sendfile", true), tuple("sendfile", false));
         // the cold sendfile saw the whole MiB missing; the cold pread only its 64 KiB
         assertThat(reads.get(2).coldBytes()).isEqualTo(1024 * 1024);
         assertThat(reads.get(0).coldBytes()).isEqualTo(64 * 1024);
         assertThat(reads).allMatch(c -> c.path().endsWith("data.slow"));
+    }
+
+    @Test
+    void chargesPerCallPerExtentAndPerColdMib() {
+        List<ShimCall> reads = new ArrayList<>(calls);
+        reads.removeIf(c -> !c.call().equals("pread") && !c.call().equals("sendfile"));
+        // one extent each: 1 MiB sendfile, 64 KiB pread
+        assertThat(reads.get(2).delayMs()).isEqualTo(DELAY_MS + SEEK_MS + MS_PER_MIB, within(0.01));
+        assertThat(reads.get(0).delayMs()).isEqualTo(DELAY_MS + SEEK_MS + MS_PER_MIB / 16, within(0.01));
+        // pages 0-1 and 3 cold, page 2 resident: two seeks, 12 KiB
+        ShimCall extents = reads.get(reads.size() - 1);
+        assertThat(extents.coldBytes()).isEqualTo(12 * 1024);
+        assertThat(extents.delayMs()).isEqualTo(DELAY_MS + 2 * SEEK_MS + MS_PER_MIB * 12 / 1024, within(0.01));
+    }
+
+    @Test
+    void readaheadIsOffForMatchingFiles() {
+        // without POSIX_FADV_RANDOM the kernel would read the next 64 KiB ahead with the first
+        assertThat(millis.get("pread_first_match")).isGreaterThanOrEqualTo(DELAY_MS);
+        assertThat(millis.get("pread_next_match")).isGreaterThanOrEqualTo(DELAY_MS);
+        List<ShimCall> reads = new ArrayList<>(calls);
+        reads.removeIf(c -> !c.call().equals("pread"));
+        assertThat(reads.get(reads.size() - 3).coldBytes()).as("the second 64 KiB").isEqualTo(64 * 1024);
     }
 
     @Test
