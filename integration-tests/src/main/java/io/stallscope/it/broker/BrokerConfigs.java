@@ -74,6 +74,20 @@ public final class BrokerConfigs {
         return p;
     }
 
+    /**
+     * The properties of a broker-only node joining a KRaft cluster whose controllers are {@code quorumVoters}:
+     * no controller role and no CONTROLLER listener of its own (Kafka refuses one on a broker-only node),
+     * but the CONTROLLER name stays in the protocol map to reach the quorum.
+     */
+    public static Map<String, String> brokerOnly(Map<String, String> combined, String quorumVoters) {
+        Map<String, String> p = new LinkedHashMap<>(combined);
+        p.put("process.roles", "broker");
+        p.put("controller.quorum.voters", quorumVoters);
+        p.put("listeners", String.join(",", java.util.Arrays.stream(combined.get("listeners").split(","))
+            .filter(l -> !l.startsWith("CONTROLLER://")).toList()));
+        return p;
+    }
+
     public static Map<String, String> zooKeeperProperties(int port, Path dataDir) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("dataDir", dataDir.toString());

@@ -27,6 +27,15 @@ public final class BrokerSpec {
     private final String heap;
     private final boolean sslListener;
     private final Duration startTimeout;
+    private final KRaftCluster joins;
+
+    /** A KRaft cluster to join as a broker-only node: its controller quorum and cluster id. */
+    public record KRaftCluster(String quorumVoters, String clusterId) {
+        public KRaftCluster {
+            Objects.requireNonNull(quorumVoters, "quorumVoters");
+            Objects.requireNonNull(clusterId, "clusterId");
+        }
+    }
 
     private BrokerSpec(Builder b) {
         this.version = Objects.requireNonNull(b.version, "version");
@@ -40,6 +49,10 @@ public final class BrokerSpec {
         this.heap = b.heap;
         this.sslListener = b.sslListener;
         this.startTimeout = b.startTimeout;
+        this.joins = b.joins;
+        if (joins != null && !version.usesKRaft()) {
+            throw new IllegalArgumentException("only a KRaft broker (3.3+) can join a KRaft cluster: " + version);
+        }
     }
 
     public static Builder builder(KafkaVersion version) {
@@ -97,6 +110,11 @@ public final class BrokerSpec {
         return startTimeout;
     }
 
+    /** The cluster this node joins as a broker only, or null: a single combined broker and controller. */
+    public KRaftCluster joins() {
+        return joins;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder(version);
         b.javaHome = javaHome;
@@ -109,6 +127,7 @@ public final class BrokerSpec {
         b.heap = heap;
         b.sslListener = sslListener;
         b.startTimeout = startTimeout;
+        b.joins = joins;
         return b;
     }
 
@@ -130,6 +149,7 @@ public final class BrokerSpec {
         private String heap = "512m";
         private boolean sslListener;
         private Duration startTimeout = defaultStartTimeout();
+        private KRaftCluster joins;
 
         private Builder(KafkaVersion version) {
             this.version = Objects.requireNonNull(version, "version");
@@ -211,6 +231,15 @@ public final class BrokerSpec {
 
         public Builder startTimeout(Duration timeout) {
             this.startTimeout = Objects.requireNonNull(timeout);
+            return this;
+        }
+
+        /**
+         * Joins the cluster of a running KRaft broker as a broker-only node (its own node id must differ):
+         * e.g. {@code joinKRaftCluster(first.quorumVoters(), first.clusterId())} for a 2-broker cluster.
+         */
+        public Builder joinKRaftCluster(String quorumVoters, String clusterId) {
+            this.joins = new KRaftCluster(quorumVoters, clusterId);
             return this;
         }
 

@@ -114,8 +114,12 @@ public final class LocalKafkaBroker implements KafkaBroker {
                 tls = SelfSignedTls.create(javaHome, workDir.resolve("tls"), TLS_PASSWORD);
             }
             Path serverProps = workDir.resolve("server.properties");
-            Files.writeString(serverProps, BrokerConfigs.render(
-                    BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls, spec.serverProperties())));
+            Map<String, String> props = BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls,
+                    spec.serverProperties());
+            if (spec.joins() != null) {
+                props = BrokerConfigs.brokerOnly(props, spec.joins().quorumVoters());
+            }
+            Files.writeString(serverProps, BrokerConfigs.render(props));
             Path logConfig = workDir.resolve(LoggingConfigs.fileName(version, "broker"));
             Files.writeString(logConfig, LoggingConfigs.toFile(version, logFile(), "INFO"));
 
@@ -203,6 +207,9 @@ public final class LocalKafkaBroker implements KafkaBroker {
         String clusterId;
         if (Files.exists(idFile)) {
             clusterId = Files.readString(idFile).trim();
+        } else if (spec.joins() != null) {
+            clusterId = spec.joins().clusterId();
+            Files.writeString(idFile, clusterId + "\n");
         } else {
             clusterId = Uuid.randomUuid().toString();
             Files.writeString(idFile, clusterId + "\n");
@@ -375,6 +382,23 @@ public final class LocalKafkaBroker implements KafkaBroker {
     @Override
     public Path dataDir() {
         return dataDir;
+    }
+
+    /** This node's controller, for {@link BrokerSpec.Builder#joinKRaftCluster}: {@code id@127.0.0.1:port}. */
+    public String quorumVoters() {
+        if (!version.usesKRaft() || spec.joins() != null) {
+            throw new IllegalStateException("not a KRaft controller: " + this);
+        }
+        return spec.nodeId() + "@" + BrokerConfigs.HOST + ":" + ports.controllerPort();
+    }
+
+    /** The KRaft cluster id this node's storage was formatted with (known once it has started). */
+    public String clusterId() {
+        try {
+            return Files.readString(workDir.resolve("cluster.id")).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException("no cluster id yet (start the broker first): " + workDir, e);
+        }
     }
 
     public BrokerConfigs.Endpoints ports() {

@@ -28,6 +28,19 @@ class BrokerConfigsTest {
     }
 
     @Test
+    void brokerOnlyNodeJoinsAnotherNodesQuorumWithoutAControllerListener() {
+        var ports = new BrokerConfigs.Endpoints(9094, 9095, 0, 0);
+        Map<String, String> combined = BrokerConfigs.serverProperties(KafkaVersions.V4_4_0, 2, ports, DATA, null, Map.of());
+        Map<String, String> p = BrokerConfigs.brokerOnly(combined, "1@127.0.0.1:9093");
+        assertThat(p).containsEntry("process.roles", "broker")
+                .containsEntry("node.id", "2")
+                .containsEntry("controller.quorum.voters", "1@127.0.0.1:9093")
+                .containsEntry("controller.listener.names", "CONTROLLER")
+                .containsEntry("listeners", "PLAINTEXT://127.0.0.1:9094")
+                .containsEntry("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    }
+
+    @Test
     void kraftCombinedModeFor3And4() {
         var ports = new BrokerConfigs.Endpoints(9092, 9093, 0, 0);
         for (KafkaVersion v : new KafkaVersion[] {KafkaVersions.V3_4_1, KafkaVersions.V4_4_0}) {

@@ -3,6 +3,7 @@ package io.stallscope.it.mitigate;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.slowdisk.PageCache;
 import io.stallscope.it.slowdisk.ShimCall;
@@ -31,25 +32,29 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rolled segments are evicted from the page cache before a consumer reads the partition from the start.
  * With prefetch the request handlers take every cold read and the network threads only ever read warm
  * pages, over PLAINTEXT (sendfile) and TLS (pread); without it (the control) the network threads hit cold pages.
+ * One case runs the broker on the newest JDK installed (Temurin 25 here), whose FileChannel.transferTo
+ * is a different implementation from JDK 17's.
  */
 class PrefetchIT {
     private static final String TOPIC = "warm";
     private static final int RECORDS = 5000;
 
-    @ParameterizedTest(name = "Kafka {0}, {1}, prefetch {2}")
-    @CsvSource({"3.6.2, PLAINTEXT, true", "4.1.2, SSL, true", "3.6.2, PLAINTEXT, false"})
+    @ParameterizedTest(name = "Kafka {0}, {1}, prefetch {2}, JDK {3}")
+    @CsvSource({"3.6.2, PLAINTEXT, true, 17", "4.1.2, SSL, true, 17", "3.6.2, PLAINTEXT, false, 17",
+        "4.1.2, PLAINTEXT, true, newest"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void networkThreadsReadOnlyWarmPages(String version, String listener, boolean prefetch, @TempDir Path tmp)
+    void networkThreadsReadOnlyWarmPages(String version, String listener, boolean prefetch, String jdk, @TempDir Path tmp)
         throws Exception {
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
             .slowColdReads("/" + TOPIC + "-0/[0-9]+\\.log$", Duration.ofMillis(100), Duration.ZERO);
         MitigatedBroker mb = new MitigatedBroker(version, "prefetch", prefetch ? "mitigate=prefetch" : "", disk);
-        BrokerSpec spec = listener.equals("SSL") ? mb.spec.toBuilder().withSslListener().build() : mb.spec;
+        BrokerSpec.Builder builder = mb.spec.toBuilder().javaHome(jdk.equals("newest") ? KafkaJdks.newest() : KafkaJdks.defaultJdk());
+        BrokerSpec spec = listener.equals("SSL") ? builder.withSslListener().build() : builder.build();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
             assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, 1024)).isEqualTo(RECORDS);
-            List<Path> rolled = rolledSegments(broker);
+            List<Path> rolled = rolledSegments(broker, TOPIC);
             assertThat(rolled).hasSizeGreaterThanOrEqualTo(3);
             PageCache.evict(rolled);
             assertThat(PageCache.residentFraction(rolled)).as("evicted").isLessThan(0.2);
@@ -86,8 +91,8 @@ class PrefetchIT {
     }
 
     /** Every segment of the partition but the active (newest) one. */
-    static List<Path> rolledSegments(KafkaBroker broker) throws Exception {
-        try (Stream<Path> files = Files.list(broker.dataDir().resolve(TOPIC + "-0"))) {
+    static List<Path> rolledSegments(KafkaBroker broker, String topic) throws Exception {
+        try (Stream<Path> files = Files.list(broker.dataDir().resolve(topic + "-0"))) {
             List<Path> logs = files.filter(f -> f.getFileName().toString().matches("\\d{20}\\.log"))
                 .sorted(Comparator.comparing(Path::toString)).toList();
             return logs.subList(0, logs.size() - 1);
