@@ -2,12 +2,13 @@ package io.stallscope.it.mitigate;
 
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.slowdisk.SlowDisk;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Nothing lost with the mitigations on: a real broker with every mitigation (roll-flush, prefetch, the
  * rolled segment's flush deferred by 20 s) under steady acks=all idempotent produce load and a consumer
  * re-reading the log, killed with SIGKILL at random moments (3 times in the default build, 10 and more with
- * -Dstallscope.mitigate.kills=10). Simulated: a slow disk (every
+ * -Dstallscope.mitigate.kills=10). -Dstallscope.mitigate.kill.set=roll-flush (or prefetch, or
+ * segment-flush-delay) runs one mitigation alone; -Dstallscope.mitigate.kill.versions=2.8.2,3.6.2 other
+ * versions than 3.6.2 and 4.1.2. Simulated: a slow disk (every
  * fsync of the broker's .log/.snapshot/index files delayed 10 ms by the LD_PRELOAD shim). The broker
  * never lives 20 s, so at every kill the rolled segments' flushes are still pending (and on 2.8-3.6
  * the snapshots whose fsync roll-flush deferred to them). After each restart the log recovers and the
@@ -36,18 +39,45 @@ class KillRecoveryIT {
     /** 3 in the default build (each kill costs a restart); -Dstallscope.mitigate.kills=10 for the full run. */
     private static final int KILLS = Integer.getInteger("stallscope.mitigate.kills", 3);
     private static final Duration FLUSH_DELAY = Duration.ofSeconds(20);
+    /** all (the default), or one of roll-flush, prefetch, segment-flush-delay alone. */
+    private static final String SET = System.getProperty("stallscope.mitigate.kill.set", "all");
+    private static final boolean ROLL_FLUSH = SET.equals("all") || SET.equals("roll-flush");
+    private static final boolean PREFETCH = SET.equals("all") || SET.equals("prefetch");
+    private static final boolean FLUSH_DELAYED = SET.equals("all") || SET.equals("segment-flush-delay");
+
+    static List<String> versions() {
+        return List.of(System.getProperty("stallscope.mitigate.kill.versions", "3.6.2,4.1.2").split(","));
+    }
+
+    static String agentOptions() {
+        List<String> mitigations = new ArrayList<>();
+        if (ROLL_FLUSH) {
+            mitigations.add("roll-flush");
+        }
+        if (PREFETCH) {
+            mitigations.add("prefetch");
+        }
+        String options = mitigations.isEmpty() ? "" : "mitigate=" + String.join(",", mitigations);
+        if (FLUSH_DELAYED) {
+            options += (options.isEmpty() ? "" : ",") + "mitigate.segment.flush.delay=" + FLUSH_DELAY.toSeconds() + "s";
+        }
+        if (options.isEmpty()) {
+            throw new IllegalArgumentException("unknown stallscope.mitigate.kill.set " + SET
+                + ": all, roll-flush, prefetch or segment-flush-delay");
+        }
+        return options;
+    }
 
     @ParameterizedTest(name = "Kafka {0}")
-    @ValueSource(strings = {"3.6.2", "4.1.2"})
-    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    @MethodSource("versions")
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void everyAcknowledgedRecordSurvivesKills(String version, @TempDir Path tmp) throws Exception {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
             .slowFsync("/" + TOPIC + "-0/.*\\.(log|snapshot|index|timeindex)$", Duration.ofMillis(10));
-        MitigatedBroker mb = new MitigatedBroker(version, "kills", "mitigate=roll-flush,prefetch,"
-            + "mitigate.segment.flush.delay=" + FLUSH_DELAY.toSeconds() + "s", disk);
-        String context = "Kafka " + version + ", seed " + seed;
+        MitigatedBroker mb = new MitigatedBroker(version, "kills", agentOptions(), disk);
+        String context = "Kafka " + version + ", " + agentOptions() + ", seed " + seed;
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
@@ -62,10 +92,12 @@ class KillRecoveryIT {
                         context + ": producer made no progress after restart " + (kill - 1));
                     Thread.sleep(random.nextInt(2500));
                     Scrape m = Scrape.of(mb.prometheusPort);
-                    assertThat(Duration.ofNanos(System.nanoTime() - upAt)).as(context + ": a roll's flush is still pending")
-                        .isLessThan(FLUSH_DELAY);
-                    assertThat(m.event("segment-flush-delay", "deferred")).as(context + ": deferred flushes").isPositive();
-                    if (version.equals("3.6.2")) {
+                    if (FLUSH_DELAYED) {
+                        assertThat(Duration.ofNanos(System.nanoTime() - upAt)).as(context + ": a roll's flush is still pending")
+                            .isLessThan(FLUSH_DELAY);
+                        assertThat(m.event("segment-flush-delay", "deferred")).as(context + ": deferred flushes").isPositive();
+                    }
+                    if (ROLL_FLUSH && !KafkaVersion.of(version).isAtLeast(3, 7, 0)) {
                         assertThat(m.event("roll-flush", "deferred")).as(context + ": snapshots pending at the kill")
                             .isGreaterThan(m.event("roll-flush", "flushed"));
                     }
