@@ -27,12 +27,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Experiment, not a CI test (-Dstallscope.bench=true; see docs/mitigations.md): a consumer catching up
- * on a cold backlog while a steady producer writes to another topic, with and without prefetch, on one
- * Kafka 3.6.2 broker with one network thread (so the two clients share it, as many clients do on a busy
- * broker). Simulated: a slow disk, every sendfile/pread of backlog pages not in the page cache waits
- * 10 ms plus 10 ms per MiB (the LD_PRELOAD shim); the backlog is evicted before each run. The agent is
- * detached and attached again with or without mitigate=prefetch between runs, A/B alternating.
- * Reported: the steady producer's p99.9 while the consumer catches up over its p99.9 just before.
+ * on a cold backlog (1 GiB over 8 partitions) while a steady producer writes to another topic, with and
+ * without prefetch, on one Kafka 3.6.2 broker with one network thread (so the two clients share it, as
+ * many clients do on a busy broker). Simulated: a spinning disk for the backlog's segments (the
+ * LD_PRELOAD shim): readahead off, and every sendfile/pread that reads pages not in the page cache
+ * waits 8 ms per cold extent (a seek) plus the transfer of the cold bytes at 125 MB/s; the backlog is
+ * evicted before each run. The agent is detached and attached again with or without mitigate=prefetch
+ * between runs, A/B alternating. Reported: the steady producer's p99.9 while the consumer catches up
+ * over its p99.9 just before, and the agent's own p99 of transfer_to on the network thread meanwhile.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class CatchUpBenchIT {
@@ -40,22 +42,24 @@ class CatchUpBenchIT {
     private static final String STEADY = "steady";
     private static final int ROUNDS = Integer.getInteger("stallscope.bench.rounds", 3);
     private static final long BACKLOG_RECORDS = Long.getLong("stallscope.bench.backlog.records", 1_048_576L);
+    private static final int PARTITIONS = Integer.getInteger("stallscope.bench.partitions", 8);
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
     void produceLatencyDuringColdCatchUp() throws Exception {
         Path tmp = Files.createTempDirectory("catchup");
-        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
-            .slowColdReads("/" + BACKLOG + "-0/[0-9]+\\.log$", Duration.ofMillis(10), Duration.ofMillis(10));
+        // no shim log: a line per matching call would be written while measuring
+        SlowDisk disk = SlowDisk.logTo(null).spinningDiskReads("/" + BACKLOG + "-[0-9]+/[0-9]+\\.log$");
         MitigatedBroker mb = new MitigatedBroker("3.6.2", "catchup", "", disk);
         BrokerSpec spec = mb.spec.toBuilder().serverProperty("num.network.threads", "1").heap("1g").build();
         Path out = Path.of(System.getProperty("stallscope.it.target", "target"), "bench", "catch-up.md");
         Files.createDirectories(out.getParent());
-        Files.writeString(out, "| round | prefetch | p99.9 before ms | p99.9 during ms | during/before | catch-up s | warmed MiB |\n|---|---|---|---|---|---|---|\n");
+        Files.writeString(out, "uptime at start: " + Uptime.now() + "\n\n| round | prefetch | p99.9 before ms | p99.9 during ms"
+            + " | during/before | catch-up s | warmed MiB | network transfer_to p99 ms (count) |\n|---|---|---|---|---|---|---|---|\n");
         Map<Boolean, List<double[]>> results = new HashMap<>();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
-            KafkaClients.createTopic(broker, BACKLOG, 1, Map.of("segment.bytes", Integer.toString(64 << 20)));
+            KafkaClients.createTopic(broker, BACKLOG, PARTITIONS, Map.of("segment.bytes", Integer.toString(64 << 20)));
             KafkaClients.createTopic(broker, STEADY, 1, Map.of());
             KafkaClients.producerPerformance(broker, BACKLOG, BACKLOG_RECORDS, 1024, -1,
                 Map.of("batch.size", "262144", "linger.ms", "20"), Duration.ofMinutes(15));
@@ -64,22 +68,25 @@ class CatchUpBenchIT {
                 for (boolean prefetch : order) {
                     double[] r = run(broker, mb.prometheusPort, prefetch);
                     results.computeIfAbsent(prefetch, k -> new ArrayList<>()).add(r);
-                    Files.writeString(out, String.format("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.0f |%n", round,
-                        prefetch ? "on" : "off", r[0], r[1], r[1] / r[0], r[2], r[3]), StandardOpenOption.APPEND);
+                    Files.writeString(out, String.format("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f (%.0f) |%n", round,
+                        prefetch ? "on" : "off", r[0], r[1], r[1] / r[0], r[2], r[3], r[4], r[5]), StandardOpenOption.APPEND);
                 }
             }
         }
-        StringBuilder medians = new StringBuilder("\n| prefetch | median p99.9 before ms | median p99.9 during ms | median during/before |\n|---|---|---|---|\n");
+        StringBuilder medians = new StringBuilder("\n| prefetch | median p99.9 before ms | median p99.9 during ms"
+            + " | median during/before | median network transfer_to p99 ms |\n|---|---|---|---|---|\n");
         for (boolean prefetch : List.of(false, true)) {
             List<double[]> rs = results.get(prefetch);
-            medians.append(String.format("| %s | %.1f | %.1f | %.1f |%n", prefetch ? "on" : "off",
-                median(rs, 0), median(rs, 1), median(rs.stream().map(r -> new double[] {r[1] / r[0]}).toList(), 0)));
+            medians.append(String.format("| %s | %.1f | %.1f | %.1f | %.0f |%n", prefetch ? "on" : "off",
+                median(rs, 0), median(rs, 1), median(rs.stream().map(r -> new double[] {r[1] / r[0]}).toList(), 0),
+                median(rs, 4)));
         }
+        medians.append("\nuptime at end: ").append(Uptime.now()).append('\n');
         Files.writeString(out, medians, StandardOpenOption.APPEND);
         System.out.println(Files.readString(out));
     }
 
-    /** Returns {p99.9 before, p99.9 during, catch-up seconds, MiB warmed}. */
+    /** Returns {p99.9 before, p99.9 during, catch-up seconds, MiB warmed, network transfer_to p99 ms, count}. */
     private static double[] run(KafkaBroker broker, int port, boolean prefetch) throws Exception {
         agent(broker, "detach", Long.toString(broker.pid()));
         agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" : ""));
@@ -87,14 +94,18 @@ class CatchUpBenchIT {
         try (LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, 500)) {
             long before = System.nanoTime();
             Thread.sleep(15_000);
+            Scrape atStart = Scrape.of(port);
             long catchUpStart = System.nanoTime();
             Map<String, Object> c = new HashMap<>(KafkaClients.consumerConfig(broker));
             long n = KafkaClients.consumeAll(c, BACKLOG, true, Duration.ofMinutes(10));
             long catchUpEnd = System.nanoTime();
             assertThat(n).isEqualTo(BACKLOG_RECORDS);
-            double warmed = Scrape.of(port).sum("stallscope_prefetch_bytes_total", Map.of()) / (1 << 20);
+            Scrape atEnd = Scrape.of(port);
+            double warmed = (atEnd.sum("stallscope_prefetch_bytes_total", Map.of())
+                - atStart.sum("stallscope_prefetch_bytes_total", Map.of())) / (1 << 20);
             return new double[] {steady.quantileMs(before, catchUpStart, 0.999), steady.quantileMs(catchUpStart, catchUpEnd, 0.999),
-                (catchUpEnd - catchUpStart) / 1e9, warmed};
+                (catchUpEnd - catchUpStart) / 1e9, warmed, atEnd.quantileMsSince(atStart, "transfer_to", "network", 0.99),
+                atEnd.countSince(atStart, "transfer_to", "network")};
         }
     }
 
@@ -109,9 +120,13 @@ class CatchUpBenchIT {
     }
 
     private static List<Path> backlogSegments(KafkaBroker broker) throws Exception {
-        try (Stream<Path> files = Files.list(broker.dataDir().resolve(BACKLOG + "-0"))) {
-            return files.filter(f -> f.getFileName().toString().endsWith(".log")).toList();
+        List<Path> out = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            try (Stream<Path> files = Files.list(broker.dataDir().resolve(BACKLOG + "-" + p))) {
+                files.filter(f -> f.getFileName().toString().endsWith(".log")).forEach(out::add);
+            }
         }
+        return out;
     }
 
     private static double median(List<double[]> rs, int i) {

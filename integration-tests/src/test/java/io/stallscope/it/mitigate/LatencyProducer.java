@@ -51,17 +51,27 @@ final class LatencyProducer implements AutoCloseable {
         thread.start();
     }
 
-    /** The given quantile (0.999 = p99.9) of latencies of records sent in [from, to), in ms. */
+    /** The given quantile (0.999 = p99.9; 1 = max) of latencies of records sent in [from, to), in ms. */
     double quantileMs(long from, long to, double q) {
+        long[] v = latencies(from, to);
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        return v[Math.min(v.length - 1, (int) Math.ceil(q * v.length) - 1)] / 1e6;
+    }
+
+    /** How many records sent in [from, to) were acknowledged. */
+    int count(long from, long to) {
+        return latencies(from, to).length;
+    }
+
+    private long[] latencies(long from, long to) {
         long[] v;
         synchronized (samples) {
             v = samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).mapToLong(Sample::latency).toArray();
         }
-        if (v.length == 0) {
-            return Double.NaN;
-        }
         Arrays.sort(v);
-        return v[Math.min(v.length - 1, (int) Math.ceil(q * v.length) - 1)] / 1e6;
+        return v;
     }
 
     @Override

@@ -41,6 +41,49 @@ record Scrape(String text) {
         return total;
     }
 
+    /** Cumulative bucket counts of the op's histogram by upper bound (seconds), +Inf last. */
+    java.util.TreeMap<Double, Double> buckets(String op, String role) {
+        java.util.TreeMap<Double, Double> out = new java.util.TreeMap<>();
+        Pattern le = Pattern.compile("le=\"([^\"]+)\"");
+        for (String line : text.split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (line.startsWith("#") || !m.find() || !m.group(1).equals("stallscope_op_seconds_bucket")) {
+                continue;
+            }
+            String l = m.group(2) == null ? "" : m.group(2);
+            Matcher b = le.matcher(l);
+            if (l.contains("op=\"" + op + "\"") && l.contains("role=\"" + role + "\"") && b.find()) {
+                double bound = b.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(b.group(1));
+                out.merge(bound, Double.parseDouble(m.group(3)), Double::sum);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The quantile (e.g. 0.99) of an op's durations between an earlier scrape and this one, in ms: the
+     * upper bound of the histogram bucket it falls in (so "at most"); NaN when there was no such op.
+     */
+    double quantileMsSince(Scrape earlier, String op, String role, double q) {
+        java.util.TreeMap<Double, Double> now = buckets(op, role);
+        java.util.TreeMap<Double, Double> before = earlier.buckets(op, role);
+        double total = now.isEmpty() ? 0 : now.lastEntry().getValue() - before.getOrDefault(now.lastKey(), 0.0);
+        if (total <= 0) {
+            return Double.NaN;
+        }
+        for (Map.Entry<Double, Double> e : now.entrySet()) {
+            if (e.getValue() - before.getOrDefault(e.getKey(), 0.0) >= q * total) {
+                return e.getKey() * 1000;
+            }
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
+    /** How many times the op ran between an earlier scrape and this one. */
+    double countSince(Scrape earlier, String op, String role) {
+        return ops(op, role) - earlier.ops(op, role);
+    }
+
     double ops(String op, String role) {
         return sum("stallscope_op_seconds_count", Map.of("op", op, "role", role));
     }
