@@ -54,7 +54,7 @@ public final class SlowDisk {
 
     /** fsync and fdatasync of files whose path matches the regex wait this long first. */
     public SlowDisk slowFsync(String pathRegex, Duration delay) {
-        return new SlowDisk(pathRegex, delay, readPaths, coldReadDelay, coldReadSeek, coldReadMsPerMib, log);
+        return withWriteOf(new SlowDisk(pathRegex, delay, readPaths, coldReadDelay, coldReadSeek, coldReadMsPerMib, log));
     }
 
     /** pread and sendfile from matching files wait {@code delay} plus {@code perMib} per MiB not resident. */
@@ -67,7 +67,15 @@ public final class SlowDisk {
      * {@code perExtent} per run of adjacent cold pages (a seek), plus {@code msPerMib} per cold MiB.
      */
     public SlowDisk slowColdReads(String pathRegex, Duration perCall, Duration perExtent, double msPerMib) {
-        return new SlowDisk(fsyncPaths, fsyncDelay, pathRegex, perCall, perExtent, msPerMib, log);
+        return withWriteOf(new SlowDisk(fsyncPaths, fsyncDelay, pathRegex, perCall, perExtent, msPerMib, log));
+    }
+
+    /** The copy keeps this one's write delay (set after construction by slowWriteOnTrigger). */
+    private SlowDisk withWriteOf(SlowDisk d) {
+        d.writePaths = writePaths;
+        d.writeDelay = writeDelay;
+        d.writeTrigger = writeTrigger;
+        return d;
     }
 
     /** Cold reads of matching files cost what they would on a spinning disk: {@link #HDD_SEEK}, {@link #HDD_MB_PER_SECOND}. */
@@ -85,7 +93,7 @@ public final class SlowDisk {
      * {@link #armWrite()} created the trigger file; unarmed, writes run at the real disk's speed.
      */
     public SlowDisk slowWriteOnTrigger(String pathRegex, Duration delay, Path trigger) {
-        SlowDisk d = new SlowDisk(fsyncPaths, fsyncDelay, readPaths, coldReadDelay, coldReadPerMib, log);
+        SlowDisk d = new SlowDisk(fsyncPaths, fsyncDelay, readPaths, coldReadDelay, coldReadSeek, coldReadMsPerMib, log);
         d.writePaths = pathRegex;
         d.writeDelay = delay;
         d.writeTrigger = trigger.toAbsolutePath();
