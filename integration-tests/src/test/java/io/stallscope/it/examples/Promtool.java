@@ -1,11 +1,7 @@
 package io.stallscope.it.examples;
 
-import org.junit.jupiter.api.Assumptions;
-
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,30 +22,7 @@ final class Promtool {
     }
 
     static Promtool require() {
-        Path found = find();
-        if (found == null) {
-            String reason = "promtool not found on PATH (Debian: apt-get install prometheus, or run scripts/provision.sh)";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError("CI=true and " + reason);
-            }
-            System.err.println("SKIPPED: " + reason);
-            Assumptions.abort(reason);
-        }
-        return new Promtool(found);
-    }
-
-    private static Path find() {
-        String property = System.getProperty("stallscope.promtool", "");
-        if (!property.isBlank()) {
-            return Path.of(property);
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            Path p = Path.of(dir, "promtool");
-            if (Files.isExecutable(p)) {
-                return p;
-            }
-        }
-        return null;
+        return new Promtool(ToolRequirement.require("promtool", "stallscope.promtool", "prometheus"));
     }
 
     Result run(String... args) throws IOException, InterruptedException {
