@@ -2,6 +2,7 @@ package io.stallscope.it.examples;
 
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.HarnessDirs;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
@@ -49,8 +50,11 @@ class ExampleQueriesIT {
         // the only change: another port, so a broker of someone else's on 9404 cannot answer for this one
         String opts = kafkaOpts.replace("prometheus=127.0.0.1:9404", "prometheus=127.0.0.1:" + port);
         BrokerSpec spec = BrokerSpec.builder(KafkaVersion.of("3.9.2")).name("examples").kafkaOpts(opts)
-            // the mitigations' counters exist only with a mitigation on; the environment, not the option string
+            // the mitigations' and captures' counters exist only with them on: set in the environment, so the
+            // option string stays the snippet's
             .env("STALLSCOPE_MITIGATE", "prefetch")
+            .env("STALLSCOPE_PROFILE", "on")
+            .env("STALLSCOPE_PROFILE_DIR", Files.createTempDirectory(HarnessDirs.target(), "examples-captures").toString())
             .build();
         broker = new LocalKafkaBroker(spec);
         broker.start();

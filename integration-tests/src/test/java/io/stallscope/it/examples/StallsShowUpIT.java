@@ -192,7 +192,12 @@ class StallsShowUpIT {
 
     @Test
     void analyzerNamesBothStalls() {
-        assertThat(kinds(rolls)).contains("fsync-on-produce-path", "holder-blocked-in-file-io");
+        assertThat(kinds(rolls)).contains("stalled-op-under-lock", "fsync-on-produce-path", "holder-blocked-in-file-io");
+        // first: an op of the roll on a request handler, others waiting for its lock, the op in fsync
+        assertThat(rolls.path("findings").get(0).path("kind").asText()).isEqualTo("stalled-op-under-lock");
+        assertThat(rolls.path("findings").get(0).path("summary").asText())
+            .containsPattern("^(log_roll|snapshot_take|snapshot_write) [0-9.]+ ms on data-plane-kafka-request-handler-")
+            .contains(TOPIC + "-0").contains("fsync(2)");
         assertThat(finding(rolls, "fsync-on-produce-path").path("summary").asText()).contains("during a segment roll");
         // a request handler held the log's lock in fsync, inside the roll's snapshot write, while others waited
         assertThat(finding(rolls, "holder-blocked-in-file-io").toString())
@@ -201,6 +206,7 @@ class StallsShowUpIT {
 
         assertThat(kinds(catchUp)).contains("network-thread-blocked-in-file-io");
         assertThat(finding(catchUp, "network-thread-blocked-in-file-io").toString()).contains("network-thread");
+        assertThat(catchUp.path("findings").toString()).containsPattern("transfer_to [0-9.]+ ms on data-plane-kafka-network-thread-");
         assertThat(longest(catchUp, "transfer_to", "network").path("durationMs").asDouble()).isGreaterThanOrEqualTo(100);
     }
 
@@ -209,7 +215,7 @@ class StallsShowUpIT {
         Path out = HarnessDirs.target().resolve("docs-images");
         Files.createDirectories(out);
         Chromium chromium = Chromium.require();
-        screenshot(chromium, "rolls", longest(rolls, "snapshot_write", "request_handler"), "request-handler|kafka-scheduler",
+        screenshot(chromium, "rolls", longest(rolls, "log_roll", "request_handler"), "request-handler|kafka-scheduler",
             out.resolve("timeline-roll-snapshot-fsync.png"));
         screenshot(chromium, "catch-up", longest(catchUp, "transfer_to", "network"), "network-thread|request-handler",
             out.resolve("timeline-sendfile-network-thread.png"));
@@ -220,7 +226,7 @@ class StallsShowUpIT {
         double mid = span.path("startMs").asDouble() + span.path("durationMs").asDouble() / 2;
         String url = dir.resolve(name + ".html").toUri() + "#filter=" + lanes.replace("|", "%7C")
             + "&t=" + String.format(Locale.ROOT, "%.1f", mid);
-        chromium.screenshot(url, png, 1400, 1000);
+        chromium.screenshot(url, png, 1400, 1300);
         assertThat(png).exists();
         assertThat(Files.size(png)).as(png + " is a real picture").isGreaterThan(20_000);
     }
