@@ -1,52 +1,117 @@
 package io.stallscope.analyzer.analysis;
 
 import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.ThreadInfo;
+import io.stallscope.analyzer.util.Parallel;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
-/** Runs the analysis steps in order: waits, holders, contentions, findings. */
+/**
+ * Runs the analysis steps in order: waits, holders, contentions, findings. Waits are found and attributed on
+ * a few threads, in units (a slice of the recorded waits, or one thread's sampled waits); each unit tallies
+ * its own contentions, and the tallies are merged in unit order, so the result is the same on any number of
+ * threads.
+ */
 public final class Analyzer {
     private Analyzer() {
     }
 
     /** Waits kept for the timeline and for callers: all of them up to this many, else the longest. */
     static final int RETAINED_WAITS = 200_000;
+    /** Recorded waits per unit of work. */
+    private static final int RECORDED_PER_UNIT = 50_000;
 
     public static Analysis analyze(Recording rec, Options o) {
         rec.samples.sort();
         long[] intervals = WaitFinder.intervals(rec);
         StackClassifier classifier = new StackClassifier(rec.frames, rec.stacks);
+        classifier.precompute();
         HolderAttributor holders = new HolderAttributor(rec, classifier, intervals);
+        SpanStalls spans = new SpanStalls(rec.spans, o);
+        WaitFinder.Recorded recorded = new WaitFinder(rec, classifier, intervals).recorded();
+
+        int recordedUnits = (recorded.all().size() + RECORDED_PER_UNIT - 1) / RECORDED_PER_UNIT;
+        List<ThreadInfo> threads = rec.threads;
+        int units = recordedUnits + threads.size();
+        Part[] parts = new Part[units];
+        List<Worker> workers;
+        try {
+            workers = Parallel.run(units, () -> new Worker(rec, o, classifier, intervals, holders.worker()), (w, u) -> {
+                Part p = new Part(spans.part());
+                if (u < recordedUnits) {
+                    List<Wait> all = recorded.all();
+                    for (Wait wait : all.subList(u * RECORDED_PER_UNIT, Math.min(all.size(), (u + 1) * RECORDED_PER_UNIT))) {
+                        w.handle(wait, p);
+                    }
+                } else {
+                    ThreadInfo t = threads.get(u - recordedUnits);
+                    if (o.threadMatches(t.name())) w.finder.sampled(t, recorded, wait -> w.handle(wait, p));
+                }
+                parts[u] = p;
+            });
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+
         Map<String, Contention> byLock = new LinkedHashMap<>();
-        SpanStalls spanStalls = new SpanStalls(rec.spans, o);
-        PriorityQueue<Wait> retained = new PriorityQueue<>(Comparator.comparingLong(Wait::duration));
-        new WaitFinder(rec, classifier, intervals).find(w -> {
-            if (!o.threadMatches(rec.threadName(w.thread)) || w.end < o.from() || w.start > o.to()) return;
-            if (w.duration() < o.minWaitNanos()) return;
-            holders.attribute(w);
-            byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
-            spanStalls.add(w);
-            // Once full, only a wait longer than the shortest kept one goes in (most don't: no heap work).
-            if (retained.size() < RETAINED_WAITS) {
-                retained.add(w);
-            } else if (w.duration() > retained.peek().duration()) {
-                retained.poll();
-                retained.add(w);
-            }
-        });
-        List<Wait> waits = new ArrayList<>(retained);
+        for (Part p : parts) {
+            p.byLock.forEach((k, c) -> {
+                Contention mine = byLock.get(k);
+                if (mine == null) byLock.put(k, c);
+                else mine.merge(c);
+            });
+            spans.merge(p.spans);
+        }
+        List<Wait> waits = LongestWaits.longest(workers.stream().map(w -> w.retained).toList(), RETAINED_WAITS);
         waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread));
         List<Contention> contentions = new ArrayList<>(byLock.values());
         contentions.sort(Comparator.comparingLong((Contention c) -> c.totalWaitNanos).reversed()
                 .thenComparing(c -> c.key));
 
         Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of());
-        List<Finding> findings = new FindingDetector(partial, spanStalls.stalls()).detect();
+        List<Finding> findings = new FindingDetector(partial, spans.stalls()).detect();
         return new Analysis(rec, o, intervals, classifier, waits, contentions, findings);
+    }
+
+    /** One unit's tallies. */
+    private static final class Part {
+        final Map<String, Contention> byLock = new LinkedHashMap<>();
+        final SpanStalls spans;
+
+        Part(SpanStalls spans) {
+            this.spans = spans;
+        }
+    }
+
+    /** One analysis thread: its wait finder and attributor (caches, scratch arrays) and the longest waits it saw. */
+    private static final class Worker {
+        final Recording rec;
+        final Options o;
+        final WaitFinder finder;
+        final HolderAttributor holders;
+        /** The longest waits this thread saw; together the workers' hold the overall longest. */
+        final LongestWaits retained = new LongestWaits(RETAINED_WAITS);
+
+        Worker(Recording rec, Options o, StackClassifier classifier, long[] intervals, HolderAttributor holders) {
+            this.rec = rec;
+            this.o = o;
+            this.finder = new WaitFinder(rec, classifier, intervals);
+            this.holders = holders;
+        }
+
+        void handle(Wait w, Part p) {
+            if (w.end < o.from() || w.start > o.to() || w.duration() < o.minWaitNanos()) return;
+            if (w.recorded && !o.threadMatches(rec.threadName(w.thread))) return;
+            holders.attribute(w);
+            p.byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
+            p.spans.add(w);
+            retained.offer(w);
+        }
     }
 }

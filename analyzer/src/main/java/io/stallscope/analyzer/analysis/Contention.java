@@ -45,6 +45,29 @@ public final class Contention {
         }
     }
 
+    /**
+     * Adds the waits another part of the analysis added to its own Contention of the same lock. Merging parts
+     * in the order their waits would have come gives what adding those waits here one by one gives.
+     */
+    void merge(Contention o) {
+        totalWaitNanos += o.totalWaitNanos;
+        waitCount += o.waitCount;
+        longestWaitNanos = Math.max(longestWaitNanos, o.longestWaitNanos);
+        if (o.waiters.length > waiters.length) waiters = java.util.Arrays.copyOf(waiters, o.waiters.length);
+        for (Share s : o.waiters) {
+            if (s == null) continue;
+            if (waiters[s.thread] == null) waiters[s.thread] = new Share(s.thread);
+            waiters[s.thread].nanos += s.nanos;
+            waiters[s.thread].count += s.count;
+        }
+        if (o.holders.length > holders.length) holders = java.util.Arrays.copyOf(holders, o.holders.length);
+        for (HolderShare h : o.holders) {
+            if (h == null) continue;
+            if (holders[h.thread] == null) holders[h.thread] = new HolderShare(h.thread);
+            holders[h.thread].merge(h);
+        }
+    }
+
     /** Total wait per waiting thread, longest first. */
     public List<Share> waiters() {
         return sorted(present(waiters));
@@ -131,6 +154,24 @@ public final class Contention {
                     longestStorageWait = d;
                     tellingStorage = w.holder;
                 }
+            }
+        }
+
+        void merge(HolderShare o) {
+            nanos += o.nanos;
+            count += o.count;
+            confidenceSum += o.confidenceSum;
+            if (o.tellingRank > tellingRank) {
+                tellingRank = o.tellingRank;
+                telling = o.telling;
+            }
+            storageNanos += o.storageNanos;
+            storageCount += o.storageCount;
+            storageConfidenceSum += o.storageConfidenceSum;
+            o.storageWaiters.forEach((t, n) -> storageWaiters.merge(t, n, Long::sum));
+            if (o.tellingStorage != null && (tellingStorage == null || o.longestStorageWait > longestStorageWait)) {
+                longestStorageWait = o.longestStorageWait;
+                tellingStorage = o.tellingStorage;
             }
         }
 

@@ -215,16 +215,19 @@ final class FindingDetector {
                 .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).get().getKey();
     }
 
-    private final Map<Integer, Boolean> indexFrames = new HashMap<>();
     private final Map<Integer, Boolean> rollFrames = new HashMap<>();
     private static final String[] INDEX = {"AbstractIndex.resize", "AbstractIndex.trimToValidSize", "forceUnmap"};
     private static final String[] ROLL = {"roll", "Roll"};
 
+    /** Per stack id: 0 not yet looked at, 1 index work, 2 not. An array: this runs for every sample. */
+    private byte[] indexStacks = new byte[0];
+
     /** Index resize or unmap code on the stack; cached per stack, as samples repeat stacks. */
     private boolean indexWork(int stack) {
-        Boolean b = indexFrames.get(stack);
-        if (b == null) indexFrames.put(stack, b = scanFrames(stack, INDEX));
-        return b;
+        if (stack >= indexStacks.length) indexStacks = java.util.Arrays.copyOf(indexStacks, Math.max(stack + 1, rec.stacks.size()));
+        byte b = indexStacks[stack];
+        if (b == 0) indexStacks[stack] = b = (byte) (scanFrames(stack, INDEX) ? 1 : 2);
+        return b == 1;
     }
 
     /** A segment roll on the stack. */

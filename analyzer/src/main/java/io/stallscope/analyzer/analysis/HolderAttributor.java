@@ -22,23 +22,45 @@ public final class HolderAttributor {
     private final Recording rec;
     private final StackClassifier classifier;
     private final long[] intervals;
-    private final Map<Integer, List<ThreadInfo>> threadsByFile = new HashMap<>();
-    private final Map<Integer, List<IoEvent>> ioByThread = new HashMap<>();
-    private final Map<Integer, Map<String, SiteIndex>> sites = new HashMap<>();
+    private final Map<Integer, List<ThreadInfo>> threadsByFile;
+    private final Map<Integer, List<IoEvent>> ioByThread;
+    /** Site indexes, built once by whichever analysis thread needs one first and shared (read-only) after. */
+    private final java.util.concurrent.ConcurrentMap<String, SiteIndex> sites;
+    /** This thread's view of {@link #sites}: a plain map, as every wait looks its site up. */
+    private final Map<Integer, Map<String, SiteIndex>> localSites = new HashMap<>();
     private final long[] threadWeight;
     private int[] touched = new int[64];
     private int touchedCount;
 
+    /** The classifier must have {@link StackClassifier#precompute() precomputed} before {@link #worker()} copies run. */
     public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals) {
         this.rec = rec;
         this.classifier = classifier;
         this.intervals = intervals;
         this.threadWeight = new long[rec.threads.size()];
+        this.threadsByFile = new HashMap<>();
+        this.ioByThread = new HashMap<>();
+        this.sites = new java.util.concurrent.ConcurrentHashMap<>();
         for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
         for (IoEvent e : rec.io) {
             if (e.thread() >= 0) ioByThread.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
         }
         ioByThread.values().forEach(l -> l.sort(Comparator.comparingLong(IoEvent::start)));
+    }
+
+    private HolderAttributor(HolderAttributor shared) {
+        this.rec = shared.rec;
+        this.classifier = shared.classifier;
+        this.intervals = shared.intervals;
+        this.threadWeight = new long[rec.threads.size()];
+        this.threadsByFile = shared.threadsByFile;
+        this.ioByThread = shared.ioByThread;
+        this.sites = shared.sites;
+    }
+
+    /** An attributor for another analysis thread: its own scratch arrays, the same indexes. */
+    public HolderAttributor worker() {
+        return new HolderAttributor(this);
     }
 
     public void attribute(Wait w) {
@@ -62,9 +84,13 @@ public final class HolderAttributor {
             return;
         }
         // Keyed by file, then by the method name (whose hash the String caches): this runs for every wait.
-        Map<String, SiteIndex> ofFile = sites.computeIfAbsent(w.file, k -> new HashMap<>());
+        Map<String, SiteIndex> ofFile = localSites.computeIfAbsent(w.file, k -> new HashMap<>());
         SiteIndex site = ofFile.get(w.siteMethod);
-        if (site == null) ofFile.put(w.siteMethod, site = new SiteIndex(w.file, w.siteMethod));
+        if (site == null) {
+            int file = w.file;
+            String method = w.siteMethod;
+            ofFile.put(method, site = sites.computeIfAbsent(file + ":" + method, k -> new SiteIndex(file, method)));
+        }
         if (site.tooBroad) {
             attributeByLanes(w, from, to, interval);
             return;
@@ -95,7 +121,8 @@ public final class HolderAttributor {
         for (int k = 0; k < touchedCount; k++) threadWeight[touched[k]] = 0;
         // The winner's stacks in the window are few: tally them in reused arrays, not maps (millions of waits).
         int distinct = 0;
-        long[] opWeight = new long[IoOp.values().length];
+        long[] opWeight = this.opWeight;
+        Arrays.fill(opWeight, 0);
         for (int i = first; i < site.size && site.time[i] <= to; i++) {
             if (site.thread[i] != best) continue;
             long weight = weightIn(site, i, to, interval, w);
@@ -116,7 +143,7 @@ public final class HolderAttributor {
         }
         IoOp op = ioOp(best, from, to);
         long opBest = 0;
-        for (IoOp candidate : IoOp.values()) {
+        for (IoOp candidate : OPS) {
             if (candidate.storage() && opWeight[candidate.ordinal()] > opBest) {
                 opBest = opWeight[candidate.ordinal()];
                 op = candidate;
@@ -139,6 +166,9 @@ public final class HolderAttributor {
         w.holder = new Holder(best, Holder.INFERRED, confidence, stack, op);
     }
 
+    /** IoOp.values() copies its array on every call; this runs for every wait. */
+    private static final IoOp[] OPS = IoOp.values();
+    private final long[] opWeight = new long[OPS.length];
     private int[] tallyStack = new int[16];
     private long[] tallyWeight = new long[16];
 

@@ -18,11 +18,32 @@ import java.util.Map;
  */
 final class SpanStalls {
     /** Per thread id: its spans sorted by start, and the longest one (bounds the backwards scan). */
-    private final Map<Integer, Span[]> byThread = new HashMap<>();
-    private final Map<Integer, Long> longest = new HashMap<>();
+    private final Map<Integer, Span[]> byThread;
+    private final Map<Integer, Long> longest;
     private final Map<Span, Stall> stalls = new IdentityHashMap<>();
 
+    private SpanStalls(SpanStalls index) {
+        this.byThread = index.byThread;
+        this.longest = index.longest;
+    }
+
+    /** An empty tally over the same (read-only) span index, for one part of the analysis. */
+    SpanStalls part() {
+        return new SpanStalls(this);
+    }
+
+    /** Adds another part's tally; parts merged in the order of their waits give the one-by-one result. */
+    void merge(SpanStalls o) {
+        o.stalls.forEach((span, st) -> {
+            Stall mine = stalls.get(span);
+            if (mine == null) stalls.put(span, st);
+            else mine.merge(st);
+        });
+    }
+
     SpanStalls(List<Span> spans, Options o) {
+        byThread = new HashMap<>();
+        longest = new HashMap<>();
         Map<Integer, List<Span>> lists = new HashMap<>();
         for (Span s : spans) {
             if (s.thread() < 0 || s.end() < o.from() || s.start() > o.to()) continue;
@@ -105,6 +126,23 @@ final class SpanStalls {
             if (rank > tellingRank) {
                 tellingRank = rank;
                 telling = w.holder;
+            }
+        }
+
+        void merge(Stall o) {
+            waitNanos += o.waitNanos;
+            waitCount += o.waitCount;
+            longestWait = Math.max(longestWait, o.longestWait);
+            o.waiters.forEach((t, v) -> {
+                long[] n = waiters.computeIfAbsent(t, k -> new long[2]);
+                n[0] += v[0];
+                n[1] += v[1];
+            });
+            o.locks.forEach((l, v) -> locks.computeIfAbsent(l, k -> new long[1])[0] += v[0]);
+            o.sites.forEach(sites::putIfAbsent);
+            if (o.tellingRank > tellingRank) {
+                tellingRank = o.tellingRank;
+                telling = o.telling;
             }
         }
 

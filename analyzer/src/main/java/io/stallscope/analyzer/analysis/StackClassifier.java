@@ -25,6 +25,20 @@ public final class StackClassifier {
         this.stacks = stacks;
     }
 
+    /**
+     * Classifies every stack now, so that the analysis threads only read the caches (computing lazily from
+     * several threads would race on growing them).
+     */
+    public void precompute() {
+        int n = stacks.size();
+        if (waitCache.length < n) waitCache = Arrays.copyOf(waitCache, n);
+        if (ioCache.length < n) ioCache = Arrays.copyOf(ioCache, n);
+        for (int i = 0; i < n; i++) {
+            if (waitCache[i] == null) waitCache[i] = computeLockWait(stacks.frames(i));
+            if (ioCache[i] == null) ioCache[i] = computeIo(stacks.frames(i));
+        }
+    }
+
     /** The lock this stack waits for, or null when it does not wait for one. */
     public LockWaitSite lockWait(int stackId) {
         if (stackId >= waitCache.length) waitCache = Arrays.copyOf(waitCache, Math.max(stackId + 1, stacks.size()));

@@ -30,6 +30,19 @@ public final class WaitFinder {
      * Streaming, so that millions of sampled waits need not be held at once.
      */
     public void find(java.util.function.Consumer<Wait> sink) {
+        Recorded r = recorded();
+        r.all().forEach(sink);
+        for (ThreadInfo t : rec.threads) sampled(t, r, sink);
+    }
+
+    /**
+     * The waits recorded by lock events, in event order, by thread (time-sorted), and the first one at each
+     * lock site (sampled waits there join its lock). Read-only once built: the analysis threads share it.
+     */
+    public record Recorded(List<Wait> all, Map<Integer, List<Wait>> byThread, Map<String, Wait> atSite) {
+    }
+
+    public Recorded recorded() {
         Map<Integer, List<Wait>> recordedByThread = new HashMap<>();
         // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
         Map<String, Wait> recordedAtSite = new HashMap<>();
@@ -42,18 +55,21 @@ public final class WaitFinder {
             recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
         }
         recordedByThread.values().forEach(l -> l.sort(Comparator.comparingLong(w -> w.start)));
-        recorded.forEach(sink);
-        for (ThreadInfo t : rec.threads) {
-            List<Wait> own = new ArrayList<>();
-            fromSamples(t, recordedByThread.getOrDefault(t.id(), List.of()), own);
-            for (Wait w : own) {
-                Wait same = recordedAtSite.get(w.file + ":" + w.lockType + ":" + w.siteLabel);
-                if (same != null) {
-                    w.lockKey = same.lockKey;
-                    w.lockLabel = same.lockLabel;
-                }
-                sink.accept(w);
+        return new Recorded(recorded, recordedByThread, recordedAtSite);
+    }
+
+    /** The waits read from thread {@code t}'s samples, in time order. */
+    public void sampled(ThreadInfo t, Recorded r, java.util.function.Consumer<Wait> sink) {
+        List<Wait> own = new ArrayList<>();
+        fromSamples(t, r.byThread().getOrDefault(t.id(), List.of()), own);
+        boolean join = !r.atSite().isEmpty();
+        for (Wait w : own) {
+            Wait same = join ? r.atSite().get(w.file + ":" + w.lockType + ":" + w.siteLabel) : null;
+            if (same != null) {
+                w.lockKey = same.lockKey;
+                w.lockLabel = same.lockLabel;
             }
+            sink.accept(w);
         }
     }
 

@@ -11,11 +11,24 @@ public final class Recording {
     public final List<ThreadInfo> threads = new ArrayList<>();
     public final Frames frames = new Frames();
     public final Stacks stacks = new Stacks();
-    public final Samples samples = new Samples();
+    public final Samples samples;
     public final List<LockEvent> locks = new ArrayList<>();
     public final List<IoEvent> io = new ArrayList<>();
     public final List<Span> spans = new ArrayList<>();
     private final Map<String, Integer> threadKeys = new HashMap<>();
+
+    public Recording() {
+        this(new Samples());
+    }
+
+    private Recording(Samples samples) {
+        this.samples = samples;
+    }
+
+    /** What one chunk read on its own holds, to be merged into the whole recording after: samples in arrival order. */
+    public static Recording ofOneChunk() {
+        return new Recording(Samples.inArrivalOrder());
+    }
 
     /**
      * The thread of {@code file} known by Java id, else OS id, else name: that is how a jfrsync file's JDK

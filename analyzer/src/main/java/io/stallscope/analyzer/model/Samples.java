@@ -11,8 +11,63 @@ import java.util.Arrays;
 public final class Samples {
     private Lane[] lanes = new Lane[64];
     private int total;
+    /**
+     * A chunk read on its own (in parallel with others) keeps its samples in arrival order, at full precision,
+     * with the chunk's own thread and stack ids: {@link #replayInto} then adds them to the recording's lanes
+     * exactly as reading the chunk there would have.
+     */
+    private final boolean flat;
+    private long[] fTime;
+    private int[] fThread;
+    private int[] fStack;
+    private byte[] fState;
+    private int[] fWeight;
+
+    public Samples() {
+        this(false);
+    }
+
+    private Samples(boolean flat) {
+        this.flat = flat;
+        if (flat) {
+            fTime = new long[1024];
+            fThread = new int[1024];
+            fStack = new int[1024];
+            fState = new byte[1024];
+            fWeight = new int[1024];
+        }
+    }
+
+    /** A store that only records samples in arrival order, for {@link #replayInto}. */
+    public static Samples inArrivalOrder() {
+        return new Samples(true);
+    }
+
+    /** Adds this (arrival-order) store's samples to {@code target}, mapping thread and stack ids. */
+    public void replayInto(Samples target, int[] threadMap, int[] stackMap) {
+        for (int i = 0; i < total; i++) {
+            target.add(fTime[i], threadMap[fThread[i]], stackMap[fStack[i]], State.of(fState[i]), fWeight[i]);
+        }
+    }
 
     public void add(long timeNanos, int threadId, int stackId, State st, int weight) {
+        if (flat) {
+            if (total == fTime.length) {
+                int n = total * 2;
+                fTime = Arrays.copyOf(fTime, n);
+                fThread = Arrays.copyOf(fThread, n);
+                fStack = Arrays.copyOf(fStack, n);
+                fState = Arrays.copyOf(fState, n);
+                fWeight = Arrays.copyOf(fWeight, n);
+            }
+            fTime[total] = timeNanos;
+            fThread[total] = threadId;
+            fStack[total] = stackId;
+            fState[total] = (byte) st.ordinal();
+            fWeight[total] = weight;
+            total++;
+            return;
+        }
         if (threadId >= lanes.length) lanes = Arrays.copyOf(lanes, Math.max(threadId + 1, lanes.length * 2));
         Lane l = lanes[threadId];
         if (l == null) l = lanes[threadId] = new Lane();
@@ -30,9 +85,16 @@ public final class Samples {
         return l == null ? Lane.EMPTY : l;
     }
 
+    /** Sorts every lane by time; lanes are independent, so on a few threads. */
     public void sort() {
-        for (Lane l : lanes) {
-            if (l != null) l.sort();
+        try {
+            io.stallscope.analyzer.util.Parallel.run(lanes.length, () -> null, (w, i) -> {
+                if (lanes[i] != null) lanes[i].sort();
+            });
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

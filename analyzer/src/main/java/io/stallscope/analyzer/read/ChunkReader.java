@@ -53,12 +53,22 @@ final class ChunkReader {
      * @param available how many bytes of the chunk the file holds (less than its size when cut short)
      */
     ChunkReader(ByteBuffer buf, int base, int available, Recording rec, SourceFile file) {
+        this(buf, base, available, rec, file, file.chunks + 1);
+    }
+
+    /** @param number this chunk's number in its file (from 1), for warnings */
+    ChunkReader(ByteBuffer buf, int base, int available, Recording rec, SourceFile file, int number) {
         this.buf = buf;
         this.base = base;
         this.available = available;
         this.rec = rec;
         this.file = file;
+        this.number = number;
     }
+
+    private final int number;
+    /** Whether this chunk set the sampling interval from async-profiler's "wall" setting (which wins over "interval"). */
+    boolean intervalFromWall;
 
     static boolean hasMagic(ByteBuffer b, int pos) {
         return b.limit() - pos >= 4 && b.getInt(pos) == MAGIC;
@@ -90,8 +100,8 @@ final class ChunkReader {
         } else {
             // Cut short or never finished: find whatever metadata and pools were written before the cut.
             file.warnings.add(size > available
-                    ? "file is cut short: chunk " + (file.chunks + 1) + " has " + available + " of " + size + " bytes; reporting what was read"
-                    : "chunk " + (file.chunks + 1) + " was not finished by its writer; reporting what was read");
+                    ? "file is cut short: chunk " + number + " has " + available + " of " + size + " bytes; reporting what was read"
+                    : "chunk " + number + " was not finished by its writer; reporting what was read");
             salvage(end);
         }
         file.chunks++;
@@ -449,7 +459,10 @@ final class ChunkReader {
                 if (value != null && ("wall".equals(name) || "interval".equals(name))) {
                     try {
                         long v = Long.parseLong(value.trim());
-                        if (v > 0 && (file.sampleIntervalNanos == 0 || "wall".equals(name))) file.sampleIntervalNanos = v;
+                        if (v > 0 && (file.sampleIntervalNanos == 0 || "wall".equals(name))) {
+                            file.sampleIntervalNanos = v;
+                            intervalFromWall |= "wall".equals(name);
+                        }
                     } catch (NumberFormatException ignored) {
                         // Not a number of nanoseconds ("20 ms" in JDK settings): the interval is estimated later.
                     }
@@ -531,7 +544,12 @@ final class ChunkReader {
         long key = p.vals[field];
         if (key == 0) return -1;
         int id = threadIds.get(key, Integer.MIN_VALUE);
-        if (id != Integer.MIN_VALUE) return id;
+        return id != Integer.MIN_VALUE ? id : newThread(key);
+    }
+
+    /** First sight of a thread in this chunk. Kept out of {@link #thread} so the per-event path stays small to compile. */
+    private int newThread(long key) {
+        int id;
         JfrType tt = meta.byName.get("java.lang.Thread");
         Object v = lookup("java.lang.Thread", key);
         if (v == null) {
@@ -551,9 +569,11 @@ final class ChunkReader {
         if (p.fStack < 0) return 0;
         long key = p.vals[p.fStack];
         int id = stackIds.get(key, -1);
-        if (id >= 0) return id;
-        int[] ids = stackFrames(key);
-        id = rec.stacks.intern(ids);
+        return id >= 0 ? id : newStack(key);
+    }
+
+    private int newStack(long key) {
+        int id = rec.stacks.intern(stackFrames(key));
         stackIds.put(key, id);
         return id;
     }
@@ -627,7 +647,13 @@ final class ChunkReader {
     private int frame(long method, int line, long type) {
         long fk = (method << 26) ^ ((long) (line & 0xFFFFFF) << 2) ^ (type & 3) ^ (type << 50);
         int id = frameIds.get(fk, -1);
-        if (id >= 0 && frameKeyCheck(id, method, line, type)) return id;
+        if (id >= 0 && (method < (1L << 24) && line >= 0 && line < (1 << 24) && type >= 0 && type < 4
+                || frameKeyCheck(id, method, line, type))) return id;
+        return newFrame(fk, method, line, type);
+    }
+
+    private int newFrame(long fk, long method, int line, long type) {
+        int id;
         String name = methodName(method);
         boolean java = methodJava.getOrDefault(method, true) && !nativeFrameType(type >= 0 ? type : null);
         id = rec.frames.intern(name, line, java);

@@ -2,6 +2,7 @@ package io.stallscope.analyzer.read;
 
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
+import io.stallscope.analyzer.util.Parallel;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,6 +14,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.LongConsumer;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -80,39 +88,120 @@ public final class JfrFileReader {
         }
     }
 
+    /** A chunk found from its header: where it is, how many bytes to map, or why it cannot be read. */
+    private record ChunkAt(long pos, long mapLen, String error) {
+    }
+
     private static void readPlain(Path path, Recording rec, SourceFile file, LongConsumer progress) throws IOException {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long fileSize = ch.size();
             if (fileSize == 0) throw new JfrFormatException("empty file");
+            // The chunk headers say where each chunk is; the chunks themselves are independent (each has its
+            // own metadata and constant pools), so they are read in parallel and merged in file order.
+            List<ChunkAt> chunks = new ArrayList<>();
+            String trailing = null;
             long pos = 0;
             while (pos < fileSize) {
                 long left = fileSize - pos;
                 if (left < ChunkReader.HEADER_SIZE) {
-                    if (file.chunks == 0) throw new JfrFormatException(startsWithMagic(ch) ? "file is cut short inside its first chunk header" : "not a JFR file");
-                    file.warnings.add("file ends with " + left + " stray bytes after the last chunk");
+                    if (chunks.isEmpty()) throw new JfrFormatException(startsWithMagic(ch) ? "file is cut short inside its first chunk header" : "not a JFR file");
+                    trailing = "file ends with " + left + " stray bytes after the last chunk";
                     break;
                 }
                 ByteBuffer head = ByteBuffer.allocate(ChunkReader.HEADER_SIZE);
                 ch.read(head, pos);
                 head.flip();
                 if (!ChunkReader.hasMagic(head, 0)) {
-                    if (file.chunks == 0) throw new JfrFormatException("not a JFR file");
-                    file.warnings.add("bytes after the last chunk are not a JFR chunk; ignored");
+                    if (chunks.isEmpty()) throw new JfrFormatException("not a JFR file");
+                    trailing = "bytes after the last chunk are not a JFR chunk; ignored";
                     break;
                 }
                 long size = head.getLong(8);
                 long mapLen = Math.min(left, size < ChunkReader.HEADER_SIZE ? left : size);
-                if (mapLen > Integer.MAX_VALUE) throw new JfrFormatException("chunk larger than 2 GB is not supported");
-                ByteBuffer chunk = ch.map(FileChannel.MapMode.READ_ONLY, pos, mapLen);
-                long declared = new ChunkReader(chunk, 0, (int) mapLen, rec, file).read();
-                if (declared > left) break;
-                pos += declared;
-                if (progress != null) progress.accept(pos);
+                chunks.add(new ChunkAt(pos, mapLen, mapLen > Integer.MAX_VALUE ? "chunk larger than 2 GB is not supported" : null));
+                // A chunk that claims more than the file holds is the last; one too small to be a chunk fails to read.
+                if (size > left || size < ChunkReader.HEADER_SIZE || mapLen > Integer.MAX_VALUE) break;
+                pos += size;
             }
+            int threads = Math.min(Parallel.threads(), chunks.size());
+            if (threads <= 1) {
+                for (ChunkAt c : chunks) {
+                    if (c.error() != null) throw new JfrFormatException(c.error());
+                    ByteBuffer chunk = ch.map(FileChannel.MapMode.READ_ONLY, c.pos(), c.mapLen());
+                    new ChunkReader(chunk, 0, (int) c.mapLen(), rec, file).read();
+                    if (progress != null) progress.accept(c.pos() + c.mapLen());
+                }
+            } else {
+                readParallel(ch, chunks, threads, rec, file, progress);
+            }
+            if (trailing != null) file.warnings.add(trailing);
         }
         if (file.startNanos == Long.MAX_VALUE) {
             file.startNanos = 0;
             file.endNanos = 0;
+        }
+    }
+
+    /** One chunk read on its own, waiting to be merged. */
+    private record ChunkRead(Recording rec, SourceFile file, boolean intervalFromWall) {
+    }
+
+    /**
+     * Reads chunks on {@code threads} threads, a few ahead of the merge (which bounds the memory held by chunks
+     * read but not yet merged), and merges them in file order on this thread. The first failing chunk in file
+     * order fails the file, as reading them one by one would.
+     */
+    private static void readParallel(FileChannel ch, List<ChunkAt> chunks, int threads, Recording rec, SourceFile file,
+                                     LongConsumer progress) throws IOException {
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "stallscope-reader");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            int n = chunks.size();
+            int ahead = threads + 1;
+            List<Future<ChunkRead>> reads = new ArrayList<>();
+            for (int i = 0; i < n; i++) reads.add(null);
+            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file)));
+            for (int i = 0; i < n; i++) {
+                ChunkRead r = result(reads.get(i));
+                reads.set(i, null);
+                if (i + ahead < n) reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file)));
+                ChunkMerge.merge(r.rec(), r.file(), r.intervalFromWall(), rec, file);
+                ChunkAt c = chunks.get(i);
+                if (progress != null) progress.accept(c.pos() + c.mapLen());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Callable<ChunkRead> readTask(FileChannel ch, ChunkAt c, int number, SourceFile file) {
+        return () -> {
+            if (c.error() != null) throw new JfrFormatException(c.error());
+            ByteBuffer chunk = ch.map(FileChannel.MapMode.READ_ONLY, c.pos(), c.mapLen());
+            Recording local = Recording.ofOneChunk();
+            SourceFile localFile = new SourceFile(file.index, file.path);
+            ChunkReader reader = new ChunkReader(chunk, 0, (int) c.mapLen(), local, localFile, number);
+            reader.read();
+            return new ChunkRead(local, localFile, reader.intervalFromWall);
+        };
+    }
+
+    /** The chunk's reading, with its failure rethrown as it was thrown. */
+    private static ChunkRead result(Future<ChunkRead> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while reading");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) throw io;
+            if (cause instanceof RuntimeException re) throw re;
+            if (cause instanceof Error err) throw err;
+            throw new IOException(cause);
         }
     }
 

@@ -1,0 +1,61 @@
+package io.stallscope.analyzer.read;
+
+import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.LockEvent;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.SourceFile;
+import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.model.ThreadInfo;
+
+/**
+ * Adds a chunk read on its own (its own thread, frame and stack numbering) to the whole recording. Threads,
+ * frames and stacks are interned in the chunk's order of first use, and samples and events added in the
+ * chunk's order, so merging chunks in file order gives what reading them one after the other into the
+ * recording gives.
+ */
+final class ChunkMerge {
+    private ChunkMerge() {
+    }
+
+    static void merge(Recording chunk, SourceFile chunkFile, boolean intervalFromWall, Recording rec, SourceFile file) {
+        int[] threads = new int[chunk.threads.size()];
+        for (ThreadInfo t : chunk.threads) threads[t.id()] = rec.thread(file.index, t.name(), t.javaId(), t.osId());
+        int[] frames = new int[chunk.frames.size()];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = rec.frames.intern(chunk.frames.name(i), chunk.frames.line(i), chunk.frames.isJava(i));
+        }
+        int[] stacks = new int[chunk.stacks.size()];
+        for (int i = 1; i < stacks.length; i++) {
+            int[] f = chunk.stacks.frames(i);
+            int[] g = new int[f.length];
+            for (int k = 0; k < f.length; k++) g[k] = frames[f[k]];
+            stacks[i] = rec.stacks.intern(g);
+        }
+        chunk.samples.replayInto(rec.samples, threads, stacks);
+        for (LockEvent e : chunk.locks) {
+            rec.locks.add(new LockEvent(e.kind(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()],
+                    e.lockClass(), e.address(), thread(threads, e.previousOwner())));
+        }
+        for (IoEvent e : chunk.io) {
+            rec.io.add(new IoEvent(e.type(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()], e.target(), e.bytes()));
+        }
+        for (Span s : chunk.spans) {
+            rec.spans.add(new Span(s.type(), s.start(), s.end(), thread(threads, s.thread()), s.op(), s.threadRole(), s.topic(),
+                    s.partition(), s.bytes(), s.path(), s.failed()));
+        }
+        file.chunks += chunkFile.chunks;
+        file.startNanos = Math.min(file.startNanos, chunkFile.startNanos);
+        file.endNanos = Math.max(file.endNanos, chunkFile.endNanos);
+        file.producers.addAll(chunkFile.producers);
+        file.warnings.addAll(chunkFile.warnings);
+        chunkFile.eventCounts.forEach((k, v) -> file.eventCounts.merge(k, v, Long::sum));
+        if (chunkFile.profilerEvent != null) file.profilerEvent = chunkFile.profilerEvent;
+        if (chunkFile.sampleIntervalNanos > 0 && (file.sampleIntervalNanos == 0 || intervalFromWall)) {
+            file.sampleIntervalNanos = chunkFile.sampleIntervalNanos;
+        }
+    }
+
+    private static int thread(int[] threads, int id) {
+        return id < 0 ? id : threads[id];
+    }
+}
