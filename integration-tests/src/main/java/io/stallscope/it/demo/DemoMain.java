@@ -1,83 +1,156 @@
 package io.stallscope.it.demo;
 
-import io.stallscope.it.broker.BrokerSpec;
-import io.stallscope.it.broker.FreePorts;
-import io.stallscope.it.broker.KafkaBroker;
-import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.HarnessDirs;
 import io.stallscope.it.broker.KafkaVersion;
-import io.stallscope.it.broker.LocalKafkaBroker;
-import io.stallscope.it.broker.ProducerPerfResult;
+import io.stallscope.it.broker.KafkaVersions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 
 /**
- * The main job on the embedded default: a local broker from Maven Central jars with the agent, a
- * produce load that rolls segments, a consumer that reads it all back, and what the agent measured,
- * per op and thread role. Usage: DemoMain AGENT_JAR [--version 3.9.2] [--records 200000]
+ * {@code scripts/demo}: a stall found and fixed, the way an operator meets it. See {@link DemoRun} for
+ * the story; this class only reads the command line.
  */
-public final class DemoMain {
-    private static final String TOPIC = "stallscope-demo";
+@Command(name = "scripts/demo", sortOptions = false, usageHelpWidth = 110,
+    description = {
+        "A stall found and fixed: a local Kafka broker (child JVM on 127.0.0.1, jars from Maven Central)",
+        "with the Stallscope agent on a simulated slow disk; steady produce load, then a late consumer and a",
+        "stream of segment rolls, with a live table of the agent's op latencies; the capture of the stall and",
+        "the analyzer's report on it; the same load with the mitigations on; the two side by side.",
+        "With --bootstrap it drives load at your own broker instead (and injects nothing there).", ""})
+public final class DemoMain implements Callable<Integer> {
 
-    private DemoMain() {
+    @Option(names = "--version", paramLabel = "KAFKA", defaultValue = "3.6.2",
+        description = "Kafka version of the local broker (default ${DEFAULT-VALUE}: old enough for both mitigations,"
+            + " roll-flush matters on 2.8-3.6 only). Supported: 2.8.2 3.4.1 3.6.2 3.7.2 3.9.2 4.0.2 4.1.2 4.2.1 4.3.1 4.4.0")
+    String version;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+        description = "your own broker instead of a local one: the demo creates two topics of its own there (1 MiB"
+            + " segments), drives load, shows the table, deletes the topics; it injects nothing")
+    String bootstrap;
+
+    @Option(names = "--prometheus", paramLabel = "URL",
+        description = "with --bootstrap: your agent's endpoint, e.g. http://127.0.0.1:9404/metrics")
+    String prometheus;
+
+    @Option(names = "--pid", paramLabel = "PID",
+        description = "with --bootstrap, a broker on this machine: take an on-demand capture of it during the stall"
+            + " (java -jar stallscope-agent.jar capture PID)")
+    Long pid;
+
+    @Option(names = "--out", paramLabel = "DIR",
+        description = "where to write everything (default integration-tests/target/demo/<time>)")
+    Path out;
+
+    @Option(names = "--short", description = "shorter phases and a smaller backlog (the test's mode)")
+    boolean shortPlan;
+
+    @Option(names = "--ansi", paramLabel = "auto|always|never", defaultValue = "auto",
+        description = "redraw the live table in place (always: a terminal) or print snapshots of it (never)")
+    String ansi;
+
+    @Option(names = "--agent", paramLabel = "JAR", defaultValue = "agent/target/stallscope-agent.jar",
+        description = "the agent jar (default ${DEFAULT-VALUE})")
+    Path agentJar;
+
+    @Option(names = "--analyzer", paramLabel = "PATH", defaultValue = "analyzer/bin/analyzer",
+        description = "the analyzer's launcher (default ${DEFAULT-VALUE})")
+    Path analyzer;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    boolean help;
+
+    public static void main(String[] args) {
+        CommandLine cl = new CommandLine(new DemoMain());
+        cl.setOverwrittenOptionsAllowed(true); // scripts/demo passes --ansi first; the operator's own wins
+        cl.setParameterExceptionHandler((e, a) -> {
+            System.err.println("demo: " + e.getMessage() + " (scripts/demo --help)");
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((e, c, r) -> {
+            System.err.println("demo: failed: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            return 1;
+        });
+        System.exit(cl.execute(args));
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length == 0 || args[0].startsWith("--help")) {
-            System.out.println("usage: DemoMain AGENT_JAR [--version 3.9.2] [--records 200000] [--record-size 1024]");
-            System.exit(args.length == 0 ? 2 : 0);
+    @Override
+    public Integer call() throws Exception {
+        String problem = problem();
+        if (problem != null) {
+            System.err.println("demo: " + problem + " (scripts/demo --help)");
+            return 2;
         }
-        Path agent = Path.of(args[0]);
-        String version = "3.9.2";
-        long records = 200_000;
-        int size = 1024;
-        for (int i = 1; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--version" -> version = args[i + 1];
-                case "--records" -> records = Long.parseLong(args[i + 1]);
-                case "--record-size" -> size = Integer.parseInt(args[i + 1]);
-                default -> {
-                    System.err.println("demo: unknown option " + args[i]);
-                    System.exit(2);
+        Path dir = (out != null ? out : Path.of("integration-tests", "target", "demo",
+            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
+        Files.createDirectories(dir);
+        // the harness finds its native tools (the slow-disk shim) and Kafka classpaths under this target dir
+        System.setProperty(HarnessDirs.TARGET_PROPERTY, HarnessDirs.target().toString());
+        boolean redraw = switch (ansi) {
+            case "always" -> true;
+            case "never" -> false;
+            default -> System.console() != null;
+        };
+        LiveView view = new LiveView(System.out, redraw, Duration.ofSeconds(5));
+        DemoRun run = new DemoRun(shortPlan ? DemoPlan.SHORT : DemoPlan.FULL, dir, view, agentJar.toAbsolutePath(),
+            new AnalyzerStep(analyzer.toAbsolutePath()));
+        try {
+            return bootstrap != null
+                ? run.remote(bootstrap, URI.create(prometheus), pid)
+                : run.local(KafkaVersion.of(version));
+        } finally {
+            run.finished(); // an error ends here too: no "interrupted" from the shutdown hook
+        }
+    }
+
+    /** A one-line reason the options do not make sense, or null. */
+    private String problem() {
+        List<String> problems = new ArrayList<>();
+        if (!List.of("auto", "always", "never").contains(ansi)) {
+            problems.add("--ansi takes auto, always or never, not '" + ansi + "'");
+        }
+        if (bootstrap == null && (prometheus != null || pid != null)) {
+            problems.add("--prometheus and --pid go with --bootstrap (your own broker)");
+        }
+        if (bootstrap != null && prometheus == null) {
+            problems.add("--bootstrap needs --prometheus URL: the table comes from the agent on your broker");
+        }
+        if (prometheus != null) {
+            try {
+                URI u = URI.create(prometheus);
+                if (u.getScheme() == null || !u.getScheme().startsWith("http") || u.getHost() == null) {
+                    problems.add("--prometheus wants an http URL, e.g. http://127.0.0.1:9404/metrics, not '" + prometheus + "'");
                 }
+            } catch (IllegalArgumentException e) {
+                problems.add("--prometheus: not a URL: '" + prometheus + "'");
             }
         }
-        int port = FreePorts.next();
-        BrokerSpec spec = BrokerSpec.builder(KafkaVersion.of(version)).name("demo")
-            .javaAgent(agent, "prometheus=127.0.0.1:" + port + ",slow.threshold=50ms").build();
-        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
-            System.out.println("demo: starting Kafka " + version + " on " + "127.0.0.1 with the agent ...");
-            broker.start();
-            System.out.println("demo: broker " + broker.bootstrapServers() + " up in " + broker.lastStartDuration().toMillis()
-                + " ms; agent metrics on http://127.0.0.1:" + port + "/metrics");
-            Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
-                .filter(l -> l.contains("Stallscope ") && l.contains("active ("))
-                .forEach(l -> System.out.println("demo: agent says: " + l.substring(l.indexOf("Stallscope "))));
-            KafkaClients.createTopic(broker, TOPIC, 3, KafkaClients.SMALL_SEGMENTS);
-            System.out.println("demo: producing " + records + " records of " + size + " bytes (acks=all, 1 MiB segments) ...");
-            ProducerPerfResult perf = KafkaClients.producerPerformance(broker, TOPIC, records, size, -1, Map.of(),
-                Duration.ofMinutes(5));
-            System.out.println("demo: " + perf);
-            long read = KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofMinutes(3));
-            System.out.println("demo: consumed " + read + " records from the beginning");
-            System.out.println();
-            System.out.println("What the agent measured (from its Prometheus endpoint):");
-            System.out.print(OpTable.format(OpTable.parse(scrape(port))));
-            System.out.println();
-            System.out.println("demo: broker log with the agent's lines: " + broker.logFile());
-            System.out.println("demo: work directory: " + broker.workDir());
+        if (bootstrap == null) {
+            try {
+                if (!KafkaVersions.SUPPORTED.contains(KafkaVersion.of(version))) {
+                    problems.add("Kafka " + version + " is not one the demo can run; supported: " + KafkaVersions.SUPPORTED);
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add("--version: " + e.getMessage());
+            }
         }
-    }
-
-    private static String scrape(int port) throws IOException {
-        try (InputStream in = URI.create("http://127.0.0.1:" + port + "/metrics").toURL().openStream()) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        if (!Files.isRegularFile(agentJar)) {
+            problems.add("no agent jar at " + agentJar.toAbsolutePath() + " (scripts/demo builds it)");
         }
+        if (bootstrap == null && !Files.isExecutable(analyzer)) {
+            problems.add("no analyzer launcher at " + analyzer.toAbsolutePath());
+        }
+        return problems.isEmpty() ? null : String.join("; ", problems);
     }
 }

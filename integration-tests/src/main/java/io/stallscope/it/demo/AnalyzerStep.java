@@ -1,0 +1,46 @@
+package io.stallscope.it.demo;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** {@code analyzer report CAPTURE --html OUT}: the analyzer's launcher, as an operator runs it. */
+final class AnalyzerStep {
+    /** The analyzer's exit code, its text report, and where it was written. */
+    record Report(int exitCode, String text, Path textFile, Path html) {
+    }
+
+    private final Path launcher;
+
+    AnalyzerStep(Path launcher) {
+        this.launcher = launcher;
+    }
+
+    Path launcher() {
+        return launcher;
+    }
+
+    Report run(List<Path> captures, Path outDir) throws IOException, InterruptedException {
+        Files.createDirectories(outDir);
+        Path html = outDir.resolve("timeline.html");
+        Path text = outDir.resolve("report.txt");
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString(), "report"));
+        captures.forEach(c -> cmd.add(c.toString()));
+        cmd.addAll(List.of("--html", html.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(text.toFile()).start();
+        OwnProcesses.register(p);
+        try {
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                return new Report(-1, "analyzer did not finish within 5 minutes", text, html);
+            }
+        } finally {
+            OwnProcesses.unregister(p);
+        }
+        return new Report(p.exitValue(), Files.readString(text, StandardCharsets.UTF_8), text, html);
+    }
+}

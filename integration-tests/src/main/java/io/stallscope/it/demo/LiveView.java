@@ -1,0 +1,74 @@
+package io.stallscope.it.demo;
+
+import java.io.PrintStream;
+import java.time.Duration;
+
+/**
+ * A block of lines that changes while a phase runs. On a terminal it is redrawn in place (ANSI: cursor
+ * up, clear to the end of the screen); otherwise (a pipe, a log file, CI) a snapshot of it is printed
+ * every {@code every}, so that the output stays readable and short.
+ */
+final class LiveView {
+    private final PrintStream out;
+    private final boolean ansi;
+    private final long everyNanos;
+    private int drawnLines;
+    private long lastPrinted;
+    private String last = "";
+
+    LiveView(PrintStream out, boolean ansi, Duration every) {
+        this.out = out;
+        this.ansi = ansi;
+        this.everyNanos = every.toNanos();
+    }
+
+    boolean ansi() {
+        return ansi;
+    }
+
+    /** Shows the block now (terminal) or when a snapshot is due (otherwise). */
+    synchronized void show(String block) {
+        last = block;
+        if (ansi) {
+            erase();
+            out.print(block);
+            drawnLines = (int) block.chars().filter(c -> c == '\n').count();
+            out.flush();
+        } else if (System.nanoTime() - lastPrinted >= everyNanos) {
+            out.print(block);
+            out.println();
+            lastPrinted = System.nanoTime();
+        }
+    }
+
+    /** A line above the block, kept on screen. */
+    synchronized void note(String line) {
+        erase();
+        out.println(line);
+        if (ansi && !last.isEmpty()) {
+            out.print(last);
+            drawnLines = (int) last.chars().filter(c -> c == '\n').count();
+        }
+        out.flush();
+    }
+
+    /** Leaves the final state of the block on screen (printing it once more when not on a terminal). */
+    synchronized void finish(String block) {
+        if (ansi) {
+            show(block);
+        } else {
+            out.print(block);
+            out.println();
+        }
+        drawnLines = 0;
+        last = "";
+        lastPrinted = 0;
+    }
+
+    private void erase() {
+        if (ansi && drawnLines > 0) {
+            out.print("\033[" + drawnLines + "F\033[J");
+        }
+        drawnLines = 0;
+    }
+}

@@ -1,0 +1,96 @@
+package io.stallscope.it.demo;
+
+import io.stallscope.it.broker.HarnessDirs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * scripts/demo's story in its short mode, end to end on real Kafka 3.6.2 brokers with the agent, on
+ * the simulated slow disk (the LD_PRELOAD shim: fsyncs of the orders partition +100 ms, cold reads of
+ * the backlog +5 ms and +40 ms per MiB). Asserts on what it prints and writes, and that it leaves no
+ * process behind, also when interrupted.
+ */
+class DemoIT {
+    /** A row of the live table: op, role, count, p50, p99, max (the max may be a bound). */
+    private static final Pattern ROW = Pattern.compile(
+        "^(\\w+) +(\\w+) +(\\d+) +(\\d[\\d.]*(?:us|ms|s)) +(\\d[\\d.]*(?:us|ms|s)) +(?:<=)?(\\d[\\d.]*(?:us|ms|s))(?:  << slow)?$");
+    /** A row of the before/after table with the producer's four latencies as numbers. */
+    private static final Pattern BEFORE_AFTER = Pattern.compile(
+        "^\\| (mitigations o(?:ff|n)) +\\|(?: +[\\d.]+ ms \\|){4} +(?:[\\d.]+(?:us|ms|s)|none) \\| +(?:\\d+, (?:<=)?[\\d.]+(?:us|ms|s)|none) \\|$");
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void showsTheStallTheCaptureAndTheMitigationsThenLeavesNothingRunning() throws Exception {
+        Path out = HarnessDirs.target().resolve("demo-it").resolve("full-" + System.currentTimeMillis());
+        String output;
+        try (DemoProcess demo = new DemoProcess(out, "--short", "--ansi", "never")) {
+            int exit = demo.waitFor(Duration.ofMinutes(3));
+            output = demo.output();
+            assertThat(exit).as(output).isZero();
+            assertThat(demo.leftovers()).as("processes of the demo after it ended").isEmpty();
+        }
+        assertThat(output).as("the simulated disk is said to be one").contains("simulated slow disk (LD_PRELOAD shim, not a real disk)");
+        // the live table: rows with real numbers, the stall's ops among them
+        List<String> rows = output.lines().filter(l -> ROW.matcher(l).matches()).toList();
+        assertThat(rows).as(output).anyMatch(l -> l.startsWith("snapshot_write    request_handler"))
+            .anyMatch(l -> l.startsWith("transfer_to       network"))
+            .anyMatch(l -> l.startsWith("records_append    request_handler"));
+        assertThat(rows.stream().map(ROW::matcher).filter(Matcher::matches).mapToLong(m -> Long.parseLong(m.group(3))).max()
+            .orElse(0)).as("the most counted row").isGreaterThan(100);
+        // the snapshot fsync (100 ms, simulated) on a request handler is marked slow when the mitigations are off
+        assertThat(output).containsPattern("(?m)^snapshot_write +request_handler +\\d+ .*  << slow$");
+
+        // the capture and the analyzer, or the honest note that this agent has no capture yet
+        Path captures = out.resolve("mitigations-off/captures");
+        if (output.contains("capture not available in this agent build")) {
+            assertThat(output).contains("nothing to analyze");
+            assertThat(CaptureSupport.files(captures)).isEmpty();
+        } else {
+            assertThat(CaptureSupport.files(captures)).as(output).isNotEmpty();
+            assertThat(output).contains("$ analyzer report stallscope-");
+            assertThat(out.resolve("analysis/timeline.html")).isRegularFile();
+            assertThat(output).contains("the HTML timeline: " + out.resolve("analysis/timeline.html"));
+        }
+
+        // the before/after table, printed and written
+        List<String> table = output.lines().filter(l -> BEFORE_AFTER.matcher(l).matches()).toList();
+        assertThat(table).as(output).hasSize(2);
+        assertThat(table.get(0)).startsWith("| mitigations off");
+        assertThat(table.get(1)).startsWith("| mitigations on");
+        assertThat(Files.readString(out.resolve("before-after.md"))).contains(table.get(0)).contains(table.get(1));
+        assertThat(output).containsPattern("roll-flush deferred=[1-9]");
+        assertThat(output).containsPattern("prefetch warmed [1-9]");
+
+        // and where everything is
+        assertThat(output).contains("all of it under " + out);
+        assertThat(out.resolve("mitigations-off/broker/broker.log")).isRegularFile();
+        assertThat(out.resolve("mitigations-on/slowdisk.log")).isRegularFile();
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void ctrlCStopsTheBrokerAndSaysWhereTheFilesAre() throws Exception {
+        Path out = HarnessDirs.target().resolve("demo-it").resolve("interrupted-" + System.currentTimeMillis());
+        try (DemoProcess demo = new DemoProcess(out, "--short", "--ansi", "never")) {
+            assertThat(demo.awaitLine("phase 1, steady load", Duration.ofMinutes(2))).as(demo.output()).isTrue();
+            assertThat(demo.leftovers()).as("the broker runs").anyMatch(p -> p.contains("kafka.Kafka"));
+
+            demo.signal("INT");
+            demo.waitFor(Duration.ofMinutes(1));
+
+            assertThat(demo.output()).contains("demo: interrupted: stopping what it started")
+                .contains("demo: stopped; what it wrote so far is under " + out);
+            assertThat(demo.leftovers()).as("processes of the demo after Ctrl-C").isEmpty();
+        }
+    }
+}
