@@ -43,4 +43,40 @@ final class AnalyzerStep {
         }
         return new Report(p.exitValue(), Files.readString(text, StandardCharsets.UTF_8), text, html);
     }
+
+    /**
+     * The report's first line (what was read), each finding's headline, and the details of the first
+     * finding, each cut to {@code width}: the whole report runs to a hundred lines and more.
+     */
+    static List<String> headlines(String report, int width) {
+        List<String> out = new ArrayList<>();
+        List<String> lines = report.lines().toList();
+        boolean inFindings = false;
+        int findings = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (i == 0 || (!inFindings && !l.isBlank() && !l.startsWith(" ") && !FINDING.matcher(l).find())) {
+                out.add(cut(l, width));
+                inFindings = l.startsWith("Findings");
+                continue;
+            }
+            boolean finding = FINDING.matcher(l).find();
+            if (inFindings && !finding && !l.isBlank() && !l.startsWith(" ")) {
+                break; // the next section (contended locks, agent ops): in the file
+            }
+            if (inFindings && finding) {
+                findings++;
+                out.add(cut(l, width));
+            } else if (inFindings && findings == 1 && l.trim().startsWith("- ")) {
+                out.add(cut(l, width));
+            }
+        }
+        return out;
+    }
+
+    private static final java.util.regex.Pattern FINDING = java.util.regex.Pattern.compile("^ *\\d+\\. \\[");
+
+    private static String cut(String line, int width) {
+        return line.length() <= width ? line : line.substring(0, width - 4) + " ...";
+    }
 }

@@ -5,9 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -17,6 +24,9 @@ import java.util.stream.Stream;
 final class CaptureSupport {
     /** An op this long starts a capture: the simulated fsync (100 ms) does, ordinary ops do not. */
     static final Duration TRIGGER = Duration.ofMillis(80);
+    /** stallscope-20261121T081502Z-records_append.jfr: the stall's end (UTC) and its op. */
+    private static final Pattern NAME = Pattern.compile("stallscope-(\\d{8}T\\d{6}Z)-.+\\.jfr");
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final boolean available;
     private final String reason;
@@ -60,34 +70,54 @@ final class CaptureSupport {
         return reason;
     }
 
-    /** Agent options for captures into {@code dir}: a few, spaced out, so one run keeps at most 3. */
+    /**
+     * Agent options for captures into {@code dir}, at most one every 10 s. Any op may trigger one (the
+     * agent has one threshold for all), so a run may also capture, say, a slow fsync of the metadata
+     * log at start-up: {@link #firstFrom} picks the one to show.
+     */
     static String agentOptions(Path dir) {
         return "profile=on,profile.dir=" + dir.toAbsolutePath() + ",profile.trigger=" + TRIGGER.toMillis() + "ms"
-            + ",profile.cooldown=10s,profile.max-files=3";
+            + ",profile.cooldown=10s,profile.max-files=10";
     }
 
-    /** The capture files in {@code dir}, oldest first. */
+    /** The capture files in {@code dir}, oldest first (their names start with the stall's time). */
     static List<Path> files(Path dir) {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(f -> f.getFileName().toString().matches("stallscope-.*\\.jfr"))
-                .sorted().toList();
+            return s.filter(f -> NAME.matcher(f.getFileName().toString()).matches()).sorted().toList();
         } catch (IOException e) {
             return List.of();
         }
     }
 
-    /** Waits up to {@code timeout} for a first capture file; returns what is there then. */
-    static List<Path> await(Path dir, Duration timeout) throws InterruptedException {
+    /**
+     * Waits up to {@code timeout} for a capture the broker log has announced (the agent announces a file
+     * once it is complete); returns the announced ones then, oldest first.
+     */
+    static List<Path> awaitAnnounced(Path dir, Path brokerLog, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        List<Path> found = files(dir);
-        while (found.isEmpty() && System.nanoTime() < deadline) {
+        while (true) {
+            List<String> said = announcements(brokerLog);
+            List<Path> done = files(dir).stream().filter(f -> said.stream().anyMatch(l -> l.contains(f.toString()))).toList();
+            if (!done.isEmpty() || System.nanoTime() > deadline) {
+                return done;
+            }
             Thread.sleep(250);
-            found = files(dir);
         }
-        return found;
+    }
+
+    /** The first capture of a stall at or after {@code from} (to the second), else the last one; empty if none. */
+    static Optional<Path> firstFrom(List<Path> captures, Instant from) {
+        Instant second = from.truncatedTo(ChronoUnit.SECONDS);
+        return captures.stream().filter(c -> !stallTime(c).isBefore(second)).findFirst()
+            .or(() -> captures.isEmpty() ? Optional.empty() : Optional.of(captures.get(captures.size() - 1)));
+    }
+
+    private static Instant stallTime(Path capture) {
+        Matcher m = NAME.matcher(capture.getFileName().toString());
+        return m.matches() ? STAMP.parse(m.group(1), Instant::from) : Instant.EPOCH;
     }
 
     /** The broker log's lines announcing captures (INFO, ending "(stallscope)"). */

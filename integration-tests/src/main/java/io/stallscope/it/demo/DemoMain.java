@@ -72,6 +72,9 @@ public final class DemoMain implements Callable<Integer> {
     boolean help;
 
     public static void main(String[] args) {
+        // kafka-clients asks for an slf4j binding; the demo has none on purpose (client chatter would
+        // bury the table), so drop slf4j's three-line notice about that
+        System.setErr(new SkipLines(System.err, "SLF4J: "));
         CommandLine cl = new CommandLine(new DemoMain());
         cl.setOverwrittenOptionsAllowed(true); // scripts/demo passes --ansi first; the operator's own wins
         cl.setParameterExceptionHandler((e, a) -> {

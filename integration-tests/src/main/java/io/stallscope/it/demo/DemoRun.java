@@ -60,14 +60,15 @@ final class DemoRun {
         List<Path> captures;
         try (LocalTarget broker = start(version, capture.available() ? CaptureSupport.agentOptions(offCaptures) : "", offDir)) {
             off = scenario.run(broker, "mitigations off", offDir.resolve("steady-producer.csv"));
-            captures = capture.available() ? CaptureSupport.await(offCaptures, Duration.ofSeconds(15)) : List.of();
+            captures = capture.available()
+                ? CaptureSupport.awaitAnnounced(offCaptures, broker.broker().logFile(), Duration.ofSeconds(15)) : List.of();
             say("demo: simulated disk during this run: " + broker.disk().summary());
             reportCaptures(capture, captures, broker.broker().logFile());
         }
 
         say("");
         say("=== 2. What the capture shows: analyzer report ===");
-        analyze(capture, captures);
+        analyze(capture, CaptureSupport.firstFrom(captures, off.stallStart()));
 
         say("");
         say("=== 3. The same load with the mitigations on: mitigate=" + MITIGATIONS + " ===");
@@ -164,7 +165,7 @@ final class DemoRun {
             return;
         }
         if (captures.isEmpty()) {
-            say("demo: capture: no capture file appeared within 15 s of the stall phase's end (broker log: " + brokerLog + ")");
+            say("demo: capture: no capture was announced within 15 s of the stall phase's end (broker log: " + brokerLog + ")");
             return;
         }
         CaptureSupport.announcements(brokerLog).forEach(l -> say("demo: the broker log says: " + shorten(l, 300)));
@@ -174,16 +175,18 @@ final class DemoRun {
         });
     }
 
-    private void analyze(CaptureSupport capture, List<Path> captures) throws IOException, InterruptedException {
-        if (captures.isEmpty()) {
+    private void analyze(CaptureSupport capture, java.util.Optional<Path> chosen) throws IOException, InterruptedException {
+        if (chosen.isEmpty()) {
             say("demo: nothing to analyze: " + (capture.available() ? "no capture was written" : capture.reason()));
             say("demo: (on a capture the step is: " + analyzer.launcher() + " report CAPTURE.jfr --html timeline.html)");
             return;
         }
-        Path first = captures.get(0);
+        Path first = chosen.get();
+        say("demo: the first capture from the stall phase on: " + first);
         say("demo: $ analyzer report " + first.getFileName() + " --html " + dir.resolve("analysis/timeline.html"));
         AnalyzerStep.Report report = analyzer.run(List.of(first), dir.resolve("analysis"));
-        report.text().lines().forEach(l -> say("  " + l));
+        AnalyzerStep.headlines(report.text(), 150).forEach(l -> say("  " + l));
+        say("demo: the whole report: " + report.textFile());
         if (report.exitCode() != 0) {
             say("demo: the analyzer exited with " + report.exitCode() + " (its output above)");
         }
@@ -217,7 +220,8 @@ final class DemoRun {
         say("demo: capture: " + file + " (" + size(file) + ")");
         written.add("capture: " + file);
         AnalyzerStep.Report report = analyzer.run(List.of(file), dir.resolve("analysis"));
-        report.text().lines().forEach(l -> say("  " + l));
+        AnalyzerStep.headlines(report.text(), 150).forEach(l -> say("  " + l));
+        say("demo: the whole report: " + report.textFile() + "; the HTML timeline: " + report.html());
         written.add("analyzer report: " + report.textFile());
         if (Files.isRegularFile(report.html())) {
             written.add("HTML timeline: " + report.html());

@@ -48,7 +48,7 @@ final class MetricsEndpoint {
         }
     }
 
-    /** What the mitigations did, e.g. "roll-flush deferred=57, prefetch warmed=241, prefetch warmed 241.0 MiB". */
+    /** What the mitigations did, e.g. "prefetch warmed=241, roll-flush deferred=57; prefetch warmed 241.0 MiB in all". */
     static String mitigationSummary(String scrape) {
         Map<String, Double> events = new TreeMap<>();
         double prefetched = 0;
@@ -74,8 +74,7 @@ final class MetricsEndpoint {
             }
         });
         if (prefetched > 0) {
-            sb.append(sb.length() == 0 ? "" : ", ")
-                .append(String.format(Locale.ROOT, "prefetch warmed %.1f MiB", prefetched / (1 << 20)));
+            sb.append(String.format(Locale.ROOT, "; prefetch warmed %.1f MiB in all", prefetched / (1 << 20)));
         }
         return sb.length() == 0 ? "no mitigation events" : sb.toString();
     }

@@ -12,8 +12,8 @@ import java.util.Locale;
  */
 final class StallScenario {
     /** What one run measured over its stall phase. */
-    record Result(String label, LatencyLog.Stats producer, List<OpHistograms.Row> ops, long producerFailures,
-                  double catchUpMib, double catchUpSeconds, boolean caughtUp, String mitigations) {
+    record Result(String label, java.time.Instant stallStart, LatencyLog.Stats producer, List<OpHistograms.Row> ops,
+                  long producerFailures, double catchUpMib, double catchUpSeconds, boolean caughtUp, String mitigations) {
     }
 
     private static final Duration TICK = Duration.ofSeconds(1);
@@ -52,6 +52,7 @@ final class StallScenario {
                 plan.batchRate(), topics.orders, 1024.0 / plan.batchRate(), plan.stall().toSeconds()));
             OpHistograms before = target.metrics().histograms();
             long t0 = System.nanoTime();
+            java.time.Instant stallStart = java.time.Instant.now();
             long t1;
             double mib;
             double seconds;
@@ -78,7 +79,7 @@ final class StallScenario {
             latencies.writeCsv(csv, steadyStart);
             view.note(String.format(Locale.ROOT, "demo: [%s] the steady producer's latency per record: %s (the stall phase"
                 + " began at %.1f s)", label, csv, (t0 - steadyStart) / 1e9));
-            return new Result(label, latencies.between(t0, t1), ops, steady.failed(), mib, seconds, caughtUp, mitigations);
+            return new Result(label, stallStart, latencies.between(t0, t1), ops, steady.failed(), mib, seconds, caughtUp, mitigations);
         }
     }
 

@@ -58,6 +58,9 @@ class DemoIT {
         } else {
             assertThat(CaptureSupport.files(captures)).as(output).isNotEmpty();
             assertThat(output).contains("$ analyzer report stallscope-");
+            // the capture was triggered by an op of 80 ms or more: the analyzer finds at least that
+            assertThat(output).containsPattern("(?m)^ +1\\. \\[[a-z-]+] ");
+            assertThat(out.resolve("analysis/report.txt")).isRegularFile();
             assertThat(out.resolve("analysis/timeline.html")).isRegularFile();
             assertThat(output).contains("the HTML timeline: " + out.resolve("analysis/timeline.html"));
         }
