@@ -5,22 +5,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The first Markdown table after a heading whose header row starts with the given cells: rows as column-name maps. */
+/** The first Markdown table whose header row starts with the given cells: rows as column-name maps. */
 final class MarkdownTable {
     private MarkdownTable() {
     }
 
-    static List<Map<String, String>> find(String markdown, String heading, String headerStart) {
+    static List<Map<String, String>> find(String markdown, String headerStart) {
         List<String> lines = markdown.lines().toList();
-        int i = lines.indexOf(heading);
-        if (i < 0) {
-            throw new IllegalArgumentException("no heading '" + heading + "'");
-        }
+        int i = 0;
         while (i < lines.size() && !(lines.get(i).startsWith(headerStart) && lines.get(i).startsWith("|"))) {
             i++;
         }
         if (i >= lines.size()) {
-            throw new IllegalArgumentException("no table starting '" + headerStart + "' under '" + heading + "'");
+            throw new IllegalArgumentException("no table whose header starts '" + headerStart + "'");
         }
         List<String> header = cells(lines.get(i));
         List<Map<String, String>> rows = new ArrayList<>();

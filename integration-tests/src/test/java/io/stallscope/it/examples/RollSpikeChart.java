@@ -12,7 +12,6 @@ import java.util.Map;
  * version. Every round is a dot and the bar is the median, so the spread between rounds stays visible.
  */
 final class RollSpikeChart {
-    static final String HEADING = "## Experiment 1: the roll spike, with and without roll-flush";
     private static final String OFF = "#c0392b";
     private static final String ON = "#2471a3";
 
@@ -24,7 +23,7 @@ final class RollSpikeChart {
 
     static List<Round> rounds(String mitigationsMd) {
         List<Round> out = new ArrayList<>();
-        for (Map<String, String> row : MarkdownTable.find(mitigationsMd, HEADING, "| Kafka | roll-flush | round |")) {
+        for (Map<String, String> row : MarkdownTable.find(mitigationsMd, "| Kafka | roll-flush | round |")) {
             out.add(new Round(row.get("Kafka"), row.get("roll-flush").equals("on"), Integer.parseInt(row.get("round")),
                 Double.parseDouble(row.get("p99.9 ms")), Double.parseDouble(row.get("mean roll ms"))));
         }
@@ -44,10 +43,9 @@ final class RollSpikeChart {
             .append("\" font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"12\">\n");
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         s.append(text(20, 26, 16, "bold", "start", "A segment roll's snapshot fsync, with and without mitigate=roll-flush"));
-        s.append(text(20, 46, 12, "normal", "start", "Real brokers, 1 MiB segments, every fsync in the partition directory delayed"
-            + " 50 ms (a simulated slow disk), 2000 records/s of 1 KiB, acks=all."));
-        s.append(text(20, 62, 12, "normal", "start", "A dot per round, the bar and the number under it the median."
-            + " Numbers: docs/mitigations.md, Experiment 1 (RollSpikeBenchIT)."));
+        s.append(text(20, 46, 12, "normal", "start", "Real brokers writing to a simulated slow disk (fsyncs delayed by an LD_PRELOAD"
+            + " shim). Setup and numbers: docs/mitigations.md, the roll-spike experiment (RollSpikeBenchIT)."));
+        s.append(text(20, 62, 12, "normal", "start", "A dot per round; the bar and the number under it are the median."));
         panel(s, rounds, versions, 20, 90, 450, 300, "Producer p99.9 latency (ms)", Round::p999);
         panel(s, rounds, versions, 510, 90, 450, 300, "Partition lock held per roll: agent's mean log_roll (ms)", Round::meanRoll);
         s.append("<rect x=\"20\" y=\"").append(height - 22).append("\" width=\"12\" height=\"12\" fill=\"").append(OFF).append("\"/>");

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two seed stalls made to happen on a real Kafka 3.6.2 broker with the agent, and what an operator then
+ * Three seed stalls made to happen on a real Kafka 3.6.2 broker with the agent, and what an operator then
  * sees, as docs/seed-problems.md says: the example alerts go active in a real Prometheus evaluating the
  * example rules file, the dashboard's queries return data, the broker's log has the slow-op lines, and
  * {@code analyzer report} on a JFR recording of each (started and stopped with jcmd around it) names it.
@@ -42,13 +42,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Simulated by the LD_PRELOAD shim: a slow disk, where every fsync of a producer-state snapshot waits
  * 100 ms (the roll's snapshot fsync, KAFKA-9693, on the request handler before Kafka 3.7) and every
  * sendfile or pread of the topic's segment pages that are not in the page cache waits 100 ms plus 20 ms
- * per MiB (a cold read on the network thread, KAFKA-7504).
+ * per MiB (a cold read on the network thread, KAFKA-7504); and three times during steady appends one
+ * write(2) to the active segment waits 300 ms (a request handler blocked in write under the log's lock).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StallsShowUpIT {
     static final String TOPIC = "stalls";
     private static final String ROLL_ALERT = "KafkaSnapshotFsyncOnRequestHandler";
     private static final String SENDFILE_ALERT = "KafkaNetworkThreadBlockedOnDiskRead";
+    private static final String APPEND_ALERT = "KafkaAppendBlockedInWrite";
+    private static final Duration WRITE_STALL = Duration.ofMillis(300);
+    private static final int BLOCKED_WRITES = 3;
     private static final int PRODUCERS = 3;
     private static final int RECORDS = 4000;
     private static final int RECORD_SIZE = 1024;
@@ -75,6 +79,8 @@ class StallsShowUpIT {
     private String brokerLog;
     private JsonNode rolls;
     private JsonNode catchUp;
+    private JsonNode appends;
+    private final Map<String, String> alertsAfterBlockedWrites = new LinkedHashMap<>();
 
     @BeforeAll
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -86,7 +92,8 @@ class StallsShowUpIT {
         Files.writeString(settings, JFC);
         SlowDisk disk = SlowDisk.logTo(dir.resolve("shim.log"))
             .slowFsync("\\.snapshot$", Duration.ofMillis(100))
-            .slowColdReads("/" + TOPIC + "-0/[0-9]+\\.log$", Duration.ofMillis(100), Duration.ofMillis(20));
+            .slowColdReads("/" + TOPIC + "-0/[0-9]+\\.log$", Duration.ofMillis(100), Duration.ofMillis(20))
+            .slowWriteOnTrigger("/" + TOPIC + "-0/[0-9]{20}\\.log$", WRITE_STALL, dir.resolve("slow-write-now"));
         int agentPort = FreePorts.next();
         BrokerSpec.Builder spec = BrokerSpec.builder("3.6.2").name("stalls")
             .javaAgent(Examples.agentJar(), "prometheus=127.0.0.1:" + agentPort + ",jfr.threshold=1ms");
@@ -108,6 +115,11 @@ class StallsShowUpIT {
         recording.stop();
         alertsAfterCatchUp.putAll(prometheus.awaitActive(List.of(SENDFILE_ALERT), Duration.ofSeconds(60)));
 
+        recording = JfrRecording.start(broker.pid(), "appends", settings, dir.resolve("appends.jfr"));
+        produceWithBlockedWrites(disk);
+        recording.stop();
+        alertsAfterBlockedWrites.putAll(prometheus.awaitActive(List.of(APPEND_ALERT), Duration.ofSeconds(60)));
+
         ruleHealth.putAll(prometheus.ruleHealth());
         for (ExampleQueries.Query q : ExampleQueries.dashboard()) {
             dashboardResults.put(q.where(), prometheus.query(q.expr().replace("$instance", ".*")));
@@ -117,6 +129,7 @@ class StallsShowUpIT {
         brokerLog = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
         rolls = analyze("rolls");
         catchUp = analyze("catch-up");
+        appends = analyze("appends");
     }
 
     /** analyzer report on NAME.jfr, with the text, JSON and HTML reports next to it. */
@@ -141,6 +154,36 @@ class StallsShowUpIT {
         }
     }
 
+    /**
+     * Producers append while, three times, one write(2) of the active segment is held 300 ms by the shim:
+     * the handler making it holds the log's lock meanwhile, as when the kernel throttles a writer.
+     */
+    private void produceWithBlockedWrites(SlowDisk disk) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(PRODUCERS);
+        try {
+            List<Future<Long>> acked = new ArrayList<>();
+            for (int i = 0; i < PRODUCERS; i++) {
+                acked.add(pool.submit(() -> KafkaClients.produce(broker, TOPIC, RECORDS / 2, RECORD_SIZE)));
+            }
+            int taken = 0;
+            for (int i = 0; i < BLOCKED_WRITES; i++) {
+                disk.armWrite();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!disk.writeTaken() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                taken += disk.writeTaken() ? 1 : 0;
+                Thread.sleep(200);
+            }
+            for (Future<Long> f : acked) {
+                assertThat(f.get(3, TimeUnit.MINUTES)).isEqualTo(RECORDS / 2);
+            }
+            assertThat(taken).as("writes the shim held").isPositive();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private List<Path> segments() throws Exception {
         try (Stream<Path> files = Files.list(broker.dataDir().resolve(TOPIC + "-0"))) {
             return files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList();
@@ -158,9 +201,10 @@ class StallsShowUpIT {
     }
 
     @Test
-    void theAlertsForBothStallsGoActiveInPrometheus() {
+    void theAlertForEachStallGoesActiveInPrometheus() {
         assertThat(alertsAfterRolls).as("after rolls with a 100 ms snapshot fsync").containsKey(ROLL_ALERT);
         assertThat(alertsAfterCatchUp).as("after a catch-up read of evicted segments").containsKey(SENDFILE_ALERT);
+        assertThat(alertsAfterBlockedWrites).as("after appends held 300 ms in write(2)").containsKey(APPEND_ALERT);
         assertThat(alertsAfterCatchUp.values()).allMatch(s -> s.equals("pending") || s.equals("firing"));
     }
 
@@ -183,11 +227,13 @@ class StallsShowUpIT {
     }
 
     @Test
-    void theBrokerLogHasSlowOpLinesForBoth() {
+    void theBrokerLogHasSlowOpLinesForEach() {
         assertThat(brokerLog.lines().filter(l -> l.contains("slow op=snapshot_write") && l.contains("role=request_handler")
             && l.contains("topic=" + TOPIC) && l.endsWith("(stallscope)"))).isNotEmpty();
         assertThat(brokerLog.lines().filter(l -> l.contains("slow op=transfer_to") && l.contains("role=network")
             && l.endsWith("(stallscope)"))).isNotEmpty();
+        assertThat(brokerLog.lines().filter(l -> l.contains("slow op=records_append") && l.contains("role=request_handler")
+            && l.contains("topic=" + TOPIC) && l.endsWith("(stallscope)"))).isNotEmpty();
     }
 
     @Test
@@ -211,6 +257,13 @@ class StallsShowUpIT {
     }
 
     @Test
+    void analyzerNamesTheAppendHeldInWrite() {
+        assertThat(longest(appends, "records_append", "request_handler").path("durationMs").asDouble())
+            .isGreaterThanOrEqualTo(WRITE_STALL.toMillis());
+        assertThat(appends.path("findings").toString()).containsPattern("records_append [0-9.]+ ms on data-plane-kafka-request-handler-");
+    }
+
+    @Test
     void timelineScreenshotsOfEachStall() throws Exception {
         Path out = HarnessDirs.target().resolve("docs-images");
         Files.createDirectories(out);
@@ -219,6 +272,8 @@ class StallsShowUpIT {
             out.resolve("timeline-roll-snapshot-fsync.png"));
         screenshot(chromium, "catch-up", longest(catchUp, "transfer_to", "network"), "network-thread|request-handler",
             out.resolve("timeline-sendfile-network-thread.png"));
+        screenshot(chromium, "appends", longest(appends, "records_append", "request_handler"), "request-handler",
+            out.resolve("timeline-append-blocked-in-write.png"));
     }
 
     /** The recording's HTML report, filtered to some lanes, with the middle of a span selected. */
