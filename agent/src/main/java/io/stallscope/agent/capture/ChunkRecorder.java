@@ -10,6 +10,11 @@ interface ChunkRecorder {
     /** Starts recording into {@code file}; the previous chunk (if any) is closed after, not before. */
     void next(Path file) throws Exception;
 
+    /** A figure for the capture line, or "". */
+    default String note() {
+        return "";
+    }
+
     /** Closes the current chunk; its file is then complete. */
     void stop() throws Exception;
 }

@@ -49,6 +49,17 @@ final class ChunkRing {
         }
     }
 
+    /** The recorders' figures, e.g. the profiler's longest gap at a chunk switch. */
+    String notes() {
+        StringBuilder sb = new StringBuilder();
+        for (ChunkRecorder r : recorders) {
+            if (!r.note().isEmpty()) {
+                sb.append(", ").append(r.note());
+            }
+        }
+        return sb.toString();
+    }
+
     /** The closed chunks that overlap [fromMillis, toMillis], oldest first. */
     List<Chunk> covering(long fromMillis, long toMillis) {
         List<Chunk> out = new ArrayList<>();

@@ -61,7 +61,13 @@ public final class StallCapture implements StallListener {
     }
 
     private void begin() throws Exception {
-        dir = CaptureDir.open(settings.dir);
+        try {
+            dir = CaptureDir.open(settings.dir);
+        } catch (java.io.IOException | RuntimeException e) {
+            metrics.error();
+            fail("profile: cannot use the capture directory " + settings.dir + " (" + e + "); no recording, no captures");
+            return;
+        }
         List<ChunkRecorder> recorders = new ArrayList<>();
         String engineNote = "";
         boolean jfr = jfrAvailable();
@@ -159,7 +165,7 @@ public final class StallCapture implements StallListener {
             metrics.written();
             long covered = chunks.isEmpty() ? 0 : chunks.get(chunks.size() - 1).endMillis - chunks.get(0).startMillis;
             log.info("profile: captured " + stall.describe() + " in " + target + " (" + bytes + " bytes, "
-                + covered / 1000.0 + " s around the stall)");
+                + covered / 1000.0 + " s around the stall" + ring.notes() + ")");
         } finally {
             pending.set(false);
         }

@@ -13,6 +13,7 @@ final class WallClockRecorder implements ChunkRecorder {
     private final AsyncProfiler profiler;
     private final long intervalNanos;
     private boolean running;
+    private long longestGapNanos;
 
     WallClockRecorder(AsyncProfiler profiler, long intervalNanos) {
         this.profiler = profiler;
@@ -26,9 +27,20 @@ final class WallClockRecorder implements ChunkRecorder {
 
     @Override
     public void next(Path file) throws Exception {
+        long t0 = System.nanoTime();
+        boolean switching = running;
         stop();
         profiler.execute("start,event=wall,interval=" + intervalNanos + ",threads,jfr,file=" + file);
         running = true;
+        if (switching) {
+            longestGapNanos = Math.max(longestGapNanos, System.nanoTime() - t0);
+        }
+    }
+
+    /** The longest time without wall samples at a chunk switch so far (stop, write the chunk, start). */
+    @Override
+    public String note() {
+        return "profiler gap at chunk switches <= " + longestGapNanos / 100_000 / 10.0 + " ms";
     }
 
     @Override

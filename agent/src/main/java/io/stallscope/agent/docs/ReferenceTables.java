@@ -30,7 +30,9 @@ public final class ReferenceTables {
         new String[] {"stallscope_flush_noop_total", "counter", "op, role",
             "segment flushes with nothing new since the segment's last flush (KAFKA-132)"},
         new String[] {"stallscope_advice_errors_total", "counter", "op",
-            "exceptions inside the agent's own advice, suppressed"});
+            "exceptions inside the agent's own advice, suppressed"},
+        new String[] {"stallscope_captures_total", "counter", "result",
+            "with `profile=on` only: stalls that triggered a capture, by result written, cooldown, cap or error"});
 
     private ReferenceTables() {
     }

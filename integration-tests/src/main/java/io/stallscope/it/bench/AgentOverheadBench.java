@@ -24,6 +24,9 @@ import java.util.function.ToDoubleFunction;
  * Usage: AgentOverheadBench AGENT_JAR [--version 3.9.2] [--rounds 3] [--records 1000000] [--record-size 1024]
  * [--throughput -1]. With -1 the producer saturates the machine: that run measures throughput, and its
  * latencies are the producer's own queueing. A fixed rate below saturation measures latency.
+ * {@code --a-options OPTS} runs A with the agent too (e.g. "" for plain agent) and {@code --b-options OPTS}
+ * adds options to B: {@code --a-options "" --b-options profile=on} measures what profile=on costs over the
+ * agent alone.
  */
 public final class AgentOverheadBench {
     private AgentOverheadBench() {
@@ -36,6 +39,8 @@ public final class AgentOverheadBench {
         long records = 1_000_000;
         int size = 1024;
         int throughput = -1;
+        String aOptions = null; // null: A runs without the agent
+        String bOptions = "";
         for (int i = 1; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--version" -> version = args[i + 1];
@@ -43,6 +48,8 @@ public final class AgentOverheadBench {
                 case "--records" -> records = Long.parseLong(args[i + 1]);
                 case "--record-size" -> size = Integer.parseInt(args[i + 1]);
                 case "--throughput" -> throughput = Integer.parseInt(args[i + 1]);
+                case "--a-options" -> aOptions = args[i + 1];
+                case "--b-options" -> bOptions = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -53,9 +60,11 @@ public final class AgentOverheadBench {
             boolean agentFirst = round % 2 == 0;
             for (int i = 0; i < 2; i++) {
                 boolean withIt = agentFirst == (i == 0);
-                ProducerPerfResult r = run(version, withIt ? agent : null, records, size, throughput);
+                ProducerPerfResult r = withIt ? run(version, agent, bOptions, records, size, throughput)
+                    : run(version, aOptions == null ? null : agent, aOptions, records, size, throughput);
                 (withIt ? withAgent : plain).add(r);
-                System.out.println("round " + round + (withIt ? " B (with agent): " : " A (no agent):   ") + r);
+                System.out.println("round " + round + (withIt ? " B (agent " + bOptions + "): "
+                    : aOptions == null ? " A (no agent):   " : " A (agent " + aOptions + "): ") + r);
             }
         }
         System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments:%n",
@@ -67,10 +76,12 @@ public final class AgentOverheadBench {
         row("max ms", plain, withAgent, r -> r.maxLatencyMs());
     }
 
-    private static ProducerPerfResult run(String version, Path agent, long records, int size, int throughput) {
+    private static ProducerPerfResult run(String version, Path agent, String options, long records, int size,
+                                          int throughput) {
         BrokerSpec.Builder spec = BrokerSpec.builder(KafkaVersion.of(version)).name(agent == null ? "bench-a" : "bench-b");
         if (agent != null) {
-            spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next());
+            spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next()
+                + (options == null || options.isEmpty() ? "" : "," + options));
         }
         try (KafkaBroker broker = new LocalKafkaBroker(spec.build())) {
             broker.start();
