@@ -75,11 +75,11 @@ final class AnalyzerRun {
         return out;
     }
 
-    /** Waiters of the contended locks taken in a method whose name contains {@code method} (e.g. Log.append). */
-    List<JsonNode> waitersOf(String method) {
+    /** Waiters of the contended lock named {@code identity} (class@address, as the findings name it). */
+    List<JsonNode> waitersOfLock(String identity) {
         List<JsonNode> out = new ArrayList<>();
         json.path("contentions").forEach(c -> {
-            if (c.path("lock").asText().contains("." + method + ")") || c.path("site").asText().contains("." + method)) {
+            if (c.path("lock").asText().startsWith(identity + " ")) {
                 c.path("waiters").forEach(out::add);
             }
         });

@@ -69,13 +69,18 @@ class StallCaptureIT {
                 .as("handlers that waited for it").anyMatch(t -> t.contains("request-handler") && !t.equals(holder));
             assertThat(report.eventCount("profiler.WallClockSample")).as("async-profiler's wall samples").isPositive();
             // the analyzer's finding anchored on the span names the op, its partition, the holder and a waiter
-            assertThat(report.findings("stalled-op-under-lock")).as(report.text)
-                .anyMatch(f -> f.path("summary").asText().contains("records_append")
+            JsonNode anchored = report.findings("stalled-op-under-lock").stream()
+                .filter(f -> f.path("summary").asText().contains("records_append")
                     && f.path("summary").asText().contains(CaptureBroker.TOPIC + "-0")
                     && f.path("threads").get(0).asText().equals(holder)
-                    && f.path("threads").size() >= 2);
+                    && f.path("threads").size() >= 2)
+                .findFirst().orElse(null);
+            assertThat(anchored).as(report.text).isNotNull();
             // the truth of the convoy: the other producers' handlers each queued for that lock about the whole stall
-            assertThat(report.waitersOf("append").stream().filter(w -> !w.path("thread").asText().equals(holder)
+            java.util.regex.Matcher lock = java.util.regex.Pattern.compile("\\S+@0x[0-9a-f]+")
+                .matcher(anchored.path("summary").asText());
+            assertThat(lock.find()).as(anchored.path("summary").asText()).isTrue();
+            assertThat(report.waitersOfLock(lock.group()).stream().filter(w -> !w.path("thread").asText().equals(holder)
                 && w.path("waitMs").asDouble() >= 250)).as("handlers queued behind the stalled append").hasSizeGreaterThanOrEqualTo(2);
         }
     }
