@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -206,6 +208,28 @@ class ExampleFilesTest {
         assertThat(relabel).contains("Kafka;" + kafka.path("metadata").path("name").asText()).contains("${1}:9405");
         assertThat(Examples.root().resolve("examples/strimzi").resolve("../prometheus/stallscope-alerts.yml").normalize())
             .isEqualTo(Examples.file(ExampleQueries.RULES));
+    }
+
+    @Test
+    void dashboardPanelsAreWellFormed() throws Exception {
+        JsonNode dash = new ObjectMapper().readTree(Examples.file(ExampleQueries.DASHBOARD).toFile());
+        assertThat(dash.path("uid").asText()).isNotBlank();
+        Set<Integer> ids = new HashSet<>();
+        for (JsonNode p : dash.path("panels")) {
+            String title = p.path("title").asText();
+            assertThat(ids.add(p.path("id").asInt())).as("unique panel id: " + title).isTrue();
+            JsonNode pos = p.path("gridPos");
+            assertThat(pos.path("x").asInt() + pos.path("w").asInt()).as(title + " fits the 24-column grid").isLessThanOrEqualTo(24);
+            if (p.path("type").asText().equals("row")) {
+                continue;
+            }
+            assertThat(p.path("description").asText()).as(title + " says what it shows").isNotBlank();
+            Set<String> refIds = new HashSet<>();
+            assertThat(p.path("targets").size()).as(title + " has queries").isPositive();
+            for (JsonNode t : p.path("targets")) {
+                assertThat(refIds.add(t.path("refId").asText())).as(title + " unique refId").isTrue();
+            }
+        }
     }
 
     @Test
