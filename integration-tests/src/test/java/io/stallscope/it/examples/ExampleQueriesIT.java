@@ -104,6 +104,30 @@ class ExampleQueriesIT {
         }
     }
 
+    /**
+     * Where docs/seed-problems.md says each op runs, on Kafka 3.9.2: the roll and the index trims on the
+     * request handler that rolls, the snapshot fsync and the rolled segment's flush on the scheduler.
+     */
+    @Test
+    void opsRunOnTheThreadRolesTheGuideNames() {
+        double rolls = count("log_roll", "request_handler");
+        assertThat(rolls).as("rolls").isPositive();
+        assertThat(count("segment_inactive", "request_handler")).isGreaterThanOrEqualTo(rolls);
+        assertThat(count("index_resize", "request_handler")).as("offset and time index trimmed per roll")
+            .isGreaterThanOrEqualTo(2 * rolls);
+        assertThat(count("snapshot_write", "request_handler")).isGreaterThanOrEqualTo(rolls);
+        assertThat(count("snapshot_flush", "scheduler")).as("3.7+: the snapshot fsync on the scheduler").isPositive();
+        assertThat(count("snapshot_flush", "request_handler")).isZero();
+        assertThat(count("segment_flush", "scheduler")).as("rolled segments flushed by the scheduler").isPositive();
+        assertThat(count("transfer_to", "network")).as("plaintext fetches sent by the network threads").isPositive();
+    }
+
+    private double count(String op, String role) {
+        return scrape.series("stallscope_op_seconds_count").stream()
+            .filter(s -> op.equals(s.labels().get("op")) && role.equals(s.labels().get("role")))
+            .mapToDouble(ScrapedMetrics.Series::value).sum();
+    }
+
     private List<String> problems(List<ExampleQueries.Query> queries) {
         List<String> problems = new ArrayList<>();
         for (ExampleQueries.Query q : queries) {
