@@ -151,7 +151,7 @@ public final class DemoMain implements Callable<Integer> {
         if (!Files.isRegularFile(agentJar)) {
             problems.add("no agent jar at " + agentJar.toAbsolutePath() + " (scripts/demo builds it)");
         }
-        if (bootstrap == null && !Files.isExecutable(analyzer)) {
+        if ((bootstrap == null || pid != null) && !Files.isExecutable(analyzer)) {
             problems.add("no analyzer launcher at " + analyzer.toAbsolutePath());
         }
         return problems.isEmpty() ? null : String.join("; ", problems);

@@ -15,6 +15,6 @@ import java.time.Duration;
  */
 record DemoPlan(Duration steady, Duration stall, int steadyRate, int batchRate, int backlogMib) {
     static final DemoPlan FULL = new DemoPlan(Duration.ofSeconds(15), Duration.ofSeconds(30), 200, 2000, 256);
-    static final DemoPlan SHORT = new DemoPlan(Duration.ofSeconds(5), Duration.ofSeconds(15), 200, 2000, 96);
+    static final DemoPlan SHORT = new DemoPlan(Duration.ofSeconds(4), Duration.ofSeconds(12), 200, 2000, 64);
     static final int RECORD_SIZE = 1024;
 }

@@ -59,7 +59,7 @@ final class DemoRun {
         StallScenario.Result off;
         List<Path> captures;
         try (LocalTarget broker = start(version, capture.available() ? CaptureSupport.agentOptions(offCaptures) : "", offDir)) {
-            off = scenario.run(broker, "mitigations off", offDir.resolve("steady-producer.csv"));
+            off = scenario.run(broker, "mitigations off", offDir.resolve("steady-producer.csv"), null);
             captures = capture.available()
                 ? CaptureSupport.awaitAnnounced(offCaptures, broker.broker().logFile(), Duration.ofSeconds(15)) : List.of();
             say("demo: simulated disk during this run: " + broker.disk().summary());
@@ -77,7 +77,7 @@ final class DemoRun {
         StallScenario.Result on;
         try (LocalTarget broker = start(version, "mitigate=" + MITIGATIONS
             + (capture.available() ? "," + CaptureSupport.agentOptions(onCaptures) : ""), onDir)) {
-            on = scenario.run(broker, "mitigations on", onDir.resolve("steady-producer.csv"));
+            on = scenario.run(broker, "mitigations on", onDir.resolve("steady-producer.csv"), null);
             say("demo: simulated disk during this run: " + broker.disk().summary());
             say("demo: what the mitigations did (agent counters): " + on.mitigations());
         }
@@ -118,14 +118,16 @@ final class DemoRun {
         Path capture = dir.resolve("capture.jfr");
         try {
             StallScenario scenario = new StallScenario(plan, own, view, SLOW);
-            Process capturing = pid == null ? null : startCapture(pid, capture);
-            StallScenario.Result result = scenario.run(target, "your broker", dir.resolve("steady-producer.csv"));
+            Process[] capturing = new Process[1];
+            Runnable atStall = pid == null ? null : () -> capturing[0] = startCapture(pid, capture);
+            StallScenario.Result result = scenario.run(target, "your broker", dir.resolve("steady-producer.csv"), atStall);
+            written.add("the steady producer's latency per record: " + dir.resolve("steady-producer.csv"));
             say("");
             say("=== Your broker under the demo's load (the stall phase, " + plan.stall().toSeconds() + " s) ===");
             say(BeforeAfterTable.format(List.of(result)));
             say("demo: mitigations on your broker (agent counters): " + result.mitigations());
-            if (capturing != null) {
-                finishCapture(capturing, capture);
+            if (capturing[0] != null) {
+                finishCapture(capturing[0], capture);
             } else {
                 say("demo: captures: your agent writes them where its profile.dir says (with profile=on); the broker log"
                     + " announces each in a line ending (stallscope). Give --pid for an on-demand capture.");
@@ -135,7 +137,9 @@ final class DemoRun {
             say("demo: deleted topics " + own.orders + " and " + own.backlog);
         }
         done = true;
-        say("demo: done. Written: " + (written.isEmpty() ? "nothing" : String.join("; ", written)));
+        say("demo: done. Everything it wrote:");
+        written.forEach(w -> say("  " + w));
+        say("  all of it under " + dir);
         return 0;
     }
 
@@ -197,18 +201,24 @@ final class DemoRun {
         }
     }
 
-    private Process startCapture(long pid, Path file) throws IOException {
-        Duration length = plan.stall().plus(plan.steady());
+    /** {@code java -jar stallscope-agent.jar capture PID --duration D --out FILE}, for the stall phase and 5 s more. */
+    private Process startCapture(long pid, Path file) {
+        Duration length = plan.stall().plusSeconds(5);
         say("demo: $ java -jar " + agentJar.getFileName() + " capture " + pid + " --duration " + length.toSeconds() + "s --out " + file);
-        Process p = new ProcessBuilder(javaBin().toString(), "-jar", agentJar.toString(), "capture", Long.toString(pid),
-            "--duration", length.toSeconds() + "s", "--out", file.toString())
-            .redirectErrorStream(true).redirectOutput(dir.resolve("capture.out").toFile()).start();
-        OwnProcesses.register(p);
-        return p;
+        try {
+            Process p = new ProcessBuilder(javaBin().toString(), "-jar", agentJar.toString(), "capture", Long.toString(pid),
+                "--duration", length.toSeconds() + "s", "--out", file.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("capture.out").toFile()).start();
+            OwnProcesses.register(p);
+            return p;
+        } catch (IOException e) {
+            say("demo: cannot start the on-demand capture: " + e.getMessage());
+            return null;
+        }
     }
 
     private void finishCapture(Process p, Path file) throws IOException, InterruptedException {
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        if (!p.waitFor(plan.stall().toSeconds() + 60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
         }
         OwnProcesses.unregister(p);

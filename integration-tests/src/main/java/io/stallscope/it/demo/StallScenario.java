@@ -31,8 +31,11 @@ final class StallScenario {
         this.slow = slow;
     }
 
-    /** @param csv where to write the steady producer's latency per record (from the steady phase on) */
-    Result run(DemoTarget target, String label, java.nio.file.Path csv) throws Exception {
+    /**
+     * @param csv     where to write the steady producer's latency per record (from the steady phase on)
+     * @param atStall run when the stall phase begins (an on-demand capture), or null
+     */
+    Result run(DemoTarget target, String label, java.nio.file.Path csv, Runnable atStall) throws Exception {
         String bootstrap = target.bootstrap();
         view.note(String.format(Locale.ROOT, "demo: [%s] writing a backlog of %d MiB into %s ...", label, plan.backlogMib(),
             topics.backlog));
@@ -53,6 +56,9 @@ final class StallScenario {
             OpHistograms before = target.metrics().histograms();
             long t0 = System.nanoTime();
             java.time.Instant stallStart = java.time.Instant.now();
+            if (atStall != null) {
+                atStall.run();
+            }
             long t1;
             double mib;
             double seconds;

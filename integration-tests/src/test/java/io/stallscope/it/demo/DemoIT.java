@@ -1,6 +1,11 @@
 package io.stallscope.it.demo;
 
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.HarnessDirs;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,7 +31,7 @@ class DemoIT {
         "^(\\w+) +(\\w+) +(\\d+) +(\\d[\\d.]*(?:us|ms|s)) +(\\d[\\d.]*(?:us|ms|s)) +(?:<=)?(\\d[\\d.]*(?:us|ms|s))(?:  << slow)?$");
     /** A row of the before/after table with the producer's four latencies as numbers. */
     private static final Pattern BEFORE_AFTER = Pattern.compile(
-        "^\\| (mitigations o(?:ff|n)) +\\|(?: +[\\d.]+ ms \\|){4} +(?:[\\d.]+(?:us|ms|s)|none) \\| +(?:\\d+, (?:<=)?[\\d.]+(?:us|ms|s)|none) \\|$");
+        "^\\| (mitigations o(?:ff|n)|your broker) +\\|(?: +[\\d.]+ ms \\|){4} +(?:[\\d.]+(?:us|ms|s)|none) \\| +(?:\\d+, (?:<=)?[\\d.]+(?:us|ms|s)|none) \\|$");
 
     @Test
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -67,6 +72,7 @@ class DemoIT {
 
         // the before/after table, printed and written
         List<String> table = output.lines().filter(l -> BEFORE_AFTER.matcher(l).matches()).toList();
+        table = table.stream().filter(l -> !l.startsWith("| your broker")).toList();
         assertThat(table).as(output).hasSize(2);
         assertThat(table.get(0)).startsWith("| mitigations off");
         assertThat(table.get(1)).startsWith("| mitigations on");
@@ -78,6 +84,40 @@ class DemoIT {
         assertThat(output).contains("all of it under " + out);
         assertThat(out.resolve("mitigations-off/broker/broker.log")).isRegularFile();
         assertThat(out.resolve("mitigations-on/slowdisk.log")).isRegularFile();
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void drivesLoadAtYourOwnBrokerAndLeavesItAsItWas() throws Exception {
+        Path out = HarnessDirs.target().resolve("demo-it").resolve("own-broker-" + System.currentTimeMillis());
+        int port = FreePorts.next();
+        Path agent = Path.of(System.getProperty("stallscope.agent.jar", "../agent/target/stallscope-agent.jar"));
+        BrokerSpec spec = BrokerSpec.builder("3.9.2").name("demo-own")
+            .javaAgent(agent, "prometheus=127.0.0.1:" + port).build();
+        try (LocalKafkaBroker broker = new LocalKafkaBroker(spec)) {
+            broker.start();
+            String output;
+            try (DemoProcess demo = new DemoProcess(out, "--short", "--ansi", "never", "--bootstrap", broker.bootstrapServers(),
+                "--prometheus", "http://127.0.0.1:" + port + "/metrics", "--pid", Long.toString(broker.pid()))) {
+                int exit = demo.waitFor(Duration.ofMinutes(3));
+                output = demo.output();
+                assertThat(exit).as(output).isZero();
+            }
+            // the live table and the results, from the agent on that broker
+            assertThat(output).as(output).containsPattern("(?m)^records_append +request_handler +\\d+ ")
+                .containsPattern("(?m)^\\| your broker +\\|(?: +[\\d.]+ ms \\|){4}");
+            // an on-demand capture of it, analyzed
+            assertThat(out.resolve("capture.jfr")).isRegularFile();
+            assertThat(out.resolve("analysis/report.txt")).isRegularFile();
+            // and nothing done to it: no simulated disk, no eviction; its own topics gone; still running
+            assertThat(output).doesNotContain("simulated slow disk").doesNotContain("evicted")
+                .contains("deleted topics stallscope-demo-orders and stallscope-demo-backlog");
+            assertThat(broker.isRunning()).isTrue();
+            assertThat(broker.commandLine()).noneMatch(a -> a.contains("slowdisk"));
+            try (Admin admin = KafkaClients.admin(broker)) {
+                assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).noneMatch(t -> t.startsWith("stallscope-demo-"));
+            }
+        }
     }
 
     @Test
