@@ -7,12 +7,15 @@ import java.util.Map;
 
 /**
  * The JDK's Flight Recorder, in process: one Recording per chunk. The next one starts before the
- * previous stops, so no event falls between two chunks; stopping writes the chunk's file.
+ * previous stops, so no event falls between two chunks. A stopped chunk is copied out of JFR's repository
+ * with plain writes: a recording's own destination would be fsynced at every switch, one more fsync on
+ * the broker's disk every few seconds for a file that is dropped seconds later.
  */
 final class JdkRecorder implements ChunkRecorder {
     private final Map<String, String> settings;
     private final String name;
     private Recording current;
+    private Path currentFile;
 
     JdkRecorder(Map<String, String> settings, String name) {
         this.settings = settings;
@@ -36,12 +39,13 @@ final class JdkRecorder implements ChunkRecorder {
         Recording next = new Recording(settings);
         next.setName("stallscope-capture");
         next.setToDisk(true);
-        next.setDestination(file);
         next.start();
         Recording previous = current;
+        Path previousFile = currentFile;
         current = next;
+        currentFile = file;
         if (previous != null) {
-            close(previous);
+            close(previous, previousFile);
         }
     }
 
@@ -50,13 +54,22 @@ final class JdkRecorder implements ChunkRecorder {
         Recording previous = current;
         current = null;
         if (previous != null) {
-            close(previous);
+            close(previous, currentFile);
         }
     }
 
-    private static void close(Recording r) {
+    private static void close(Recording r, Path file) throws java.io.IOException {
         try {
             r.stop();
+            try (java.io.InputStream in = r.getStream(null, null);
+                 java.io.OutputStream out = java.nio.file.Files.newOutputStream(file)) {
+                if (in != null) {
+                    byte[] buf = new byte[64 * 1024];
+                    for (int n; (n = in.read(buf)) > 0; ) {
+                        out.write(buf, 0, n);
+                    }
+                }
+            }
         } finally {
             r.close();
         }
