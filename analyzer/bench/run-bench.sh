@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
 # Times report against the bare parsers on one recording (default: target/bench/big.jfr from
 # make-big-recording.sh). Each pass runs in its own JVM; report and read run with -Xmx1g.
+# Passes: report (all cores, phase times on stderr), report-1t (-Dstallscope.threads=1), read (our reader
+# alone), jfrreader (async-profiler's one.jfr.JfrReader, every event), recordingfile (jdk.jfr.consumer).
+# MODES="report read" limits the passes.
 set -euo pipefail
 module="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 file="${1:-$module/target/bench/big.jfr}"
 runs="${RUNS:-3}"
+modes="${MODES:-report report-1t read jfrreader recordingfile}"
 cp="$module/target/test-classes:$module/target/classes:$(cat "$module/target/bench/cp.txt")"
 ls -l "$file"
+nproc
 uptime
-for mode in report read jfrreader recordingfile; do
-  heap="-Xmx1g"
-  [[ "$mode" == jfrreader || "$mode" == recordingfile ]] && heap="-Xmx4g"
+for mode in $modes; do
+  opts="-Xmx1g"
+  pass="$mode"
+  case "$mode" in
+    report) opts="$opts -Dstallscope.timing=true" ;;
+    report-1t) opts="$opts -Dstallscope.timing=true -Dstallscope.threads=1"; pass=report ;;
+    jfrreader|recordingfile) opts="-Xmx4g" ;;
+  esac
   for i in $(seq "$runs"); do
-    /usr/bin/time -f "  ($mode run $i: %e s elapsed, %U s user + %S s sys CPU, %M KB max RSS)" java $heap -cp "$cp" io.stallscope.analyzer.bench.Bench "$mode" "$file"
+    /usr/bin/time -f "  ($mode run $i: %e s elapsed, %U s user + %S s sys CPU, %M KB max RSS)" java $opts -cp "$cp" io.stallscope.analyzer.bench.Bench "$pass" "$file"
   done
 done
+uptime

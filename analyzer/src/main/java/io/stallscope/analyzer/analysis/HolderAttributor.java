@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 /**
  * Names the holder of each wait's lock: exactly when the recording says (JFR's previousOwner), otherwise from
@@ -197,8 +196,9 @@ public final class HolderAttributor {
 
     private static long weightIn(SiteIndex site, int i, long to, long interval, Wait w) {
         // A batched idle sample stands for many ticks, but only those inside the window count.
-        long weight = Math.max(1, Math.min(site.weight[i], 1 + (to - site.time[i]) / Math.max(1, interval)));
+        int sw = site.weight[i];
         long time = site.time[i];
+        long weight = sw <= 1 ? 1 : Math.max(1, Math.min(sw, 1 + (to - time) / Math.max(1, interval)));
         return time >= w.start && time <= w.end ? 4 * weight : weight;
     }
 
@@ -239,20 +239,17 @@ public final class HolderAttributor {
             thread = new int[n];
             stack = new int[n];
             weight = new char[n];
-            PriorityQueue<int[]> heads = new PriorityQueue<>(Comparator.comparingLong((int[] c) -> rec.samples.lane(c[0]).time(c[1]))
-                    .thenComparingInt(c -> c[0]));
-            for (ThreadInfo t : threads) {
-                int[] cursor = {t.id(), -1};
-                if (advance(cursor, inside)) heads.add(cursor);
-            }
-            for (int k = 0; k < n && !heads.isEmpty(); k++) {
-                int[] c = heads.poll();
-                Samples.Lane lane = rec.samples.lane(c[0]);
-                time[k] = lane.time(c[1]);
-                thread[k] = c[0];
-                stack[k] = lane.stack(c[1]);
-                weight[k] = (char) lane.weight(c[1]);
-                if (advance(c, inside)) heads.add(c);
+            // A k-way merge of the threads' candidates by (time, thread), on a plain binary heap of cursors.
+            Merge m = new Merge(threads, inside);
+            for (int k = 0; k < n && m.size > 0; k++) {
+                int c = m.heap[0];
+                Samples.Lane lane = m.lanes[c];
+                int i = m.index[c];
+                time[k] = m.head[c];
+                thread[k] = m.threadIds[c];
+                stack[k] = lane.stack(i);
+                weight[k] = (char) lane.weight(i);
+                m.advance(c);
             }
         }
 
@@ -262,17 +259,6 @@ public final class HolderAttributor {
             return n;
         }
 
-        /** Moves a (thread, index) cursor to that thread's next candidate sample. */
-        private boolean advance(int[] cursor, byte[] inside) {
-            Samples.Lane lane = rec.samples.lane(cursor[0]);
-            for (int i = cursor[1] + 1; i < lane.size(); i++) {
-                if (inside[lane.stack(i)] == 1) {
-                    cursor[1] = i;
-                    return true;
-                }
-            }
-            return false;
-        }
 
         int firstAtOrAfter(long t) {
             int lo = 0;
@@ -283,6 +269,87 @@ public final class HolderAttributor {
                 else hi = mid;
             }
             return lo;
+        }
+    }
+
+    /**
+     * Cursors over the threads' lanes, each at its next candidate sample, in a binary heap ordered by the
+     * candidate's time and then thread id (the order the site index keeps).
+     */
+    private final class Merge {
+        final Samples.Lane[] lanes;
+        final int[] threadIds;
+        final int[] index;
+        final long[] head;
+        final int[] heap;
+        final byte[] inside;
+        int size;
+
+        Merge(List<ThreadInfo> threads, byte[] inside) {
+            int n = threads.size();
+            lanes = new Samples.Lane[n];
+            threadIds = new int[n];
+            index = new int[n];
+            head = new long[n];
+            heap = new int[n];
+            this.inside = inside;
+            for (int c = 0; c < n; c++) {
+                threadIds[c] = threads.get(c).id();
+                lanes[c] = rec.samples.lane(threadIds[c]);
+                index[c] = -1;
+                if (next(c)) {
+                    heap[size] = c;
+                    up(size++);
+                }
+            }
+        }
+
+        /** Moves cursor c to its lane's next candidate; false at the end of the lane. */
+        private boolean next(int c) {
+            Samples.Lane lane = lanes[c];
+            for (int i = index[c] + 1; i < lane.size(); i++) {
+                if (inside[lane.stack(i)] == 1) {
+                    index[c] = i;
+                    head[c] = lane.time(i);
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Advances the top cursor, which must be c, and restores the heap. */
+        void advance(int c) {
+            if (!next(c)) heap[0] = heap[--size];
+            if (size > 0) down(0);
+        }
+
+        private boolean less(int a, int b) {
+            return head[a] < head[b] || (head[a] == head[b] && threadIds[a] < threadIds[b]);
+        }
+
+        private void up(int k) {
+            while (k > 0) {
+                int p = (k - 1) >>> 1;
+                if (!less(heap[k], heap[p])) return;
+                int t = heap[k];
+                heap[k] = heap[p];
+                heap[p] = t;
+                k = p;
+            }
+        }
+
+        private void down(int k) {
+            while (true) {
+                int l = 2 * k + 1;
+                if (l >= size) return;
+                int r = l + 1;
+                int m = r < size && less(heap[r], heap[l]) ? r : l;
+                if (!less(heap[m], heap[k])) return;
+                int t = heap[k];
+                heap[k] = heap[m];
+                heap[m] = t;
+                k = m;
+            }
         }
     }
 

@@ -86,6 +86,11 @@ public final class ReportCommand implements Callable<Integer> {
         }
 
         Recording rec = new Recording();
+        // -Dstallscope.timing=true: elapsed time per phase on stderr (for benchmarks).
+        boolean timing = Boolean.getBoolean("stallscope.timing");
+        long t0 = System.nanoTime();
+        long tRead = 0;
+        long tAnalysis = 0;
         Analysis a;
         try (Progress progress = Progress.start(err, files)) {
             for (Path f : files) {
@@ -106,11 +111,13 @@ public final class ReportCommand implements Callable<Integer> {
                     return Main.INPUT_ERROR;
                 }
             }
+            tRead = System.nanoTime();
             progress.phase("analysing " + rec.samples.size() + " samples");
             long start = rec.startNanos();
             Options o = new Options(threadPattern, from == null ? Long.MIN_VALUE : TimeArgs.instant(from, start),
                     to == null ? Long.MAX_VALUE : TimeArgs.instant(to, start), minWaitNanos, top);
             a = Analyzer.analyze(rec, o);
+            tAnalysis = System.nanoTime();
             if (json != null || html != null) progress.phase("writing the reports");
             try {
                 if (json != null) {
@@ -134,6 +141,11 @@ public final class ReportCommand implements Callable<Integer> {
         }
         TextReport.write(a, out);
         out.flush();
+        if (timing) {
+            long end = System.nanoTime();
+            err.printf(java.util.Locale.ROOT, "analyzer: timing: read %.2f s, analysis %.2f s, reports %.2f s, total %.2f s%n",
+                    (tRead - t0) / 1e9, (tAnalysis - tRead) / 1e9, (end - tAnalysis) / 1e9, (end - t0) / 1e9);
+        }
         return Main.OK;
     }
 }
