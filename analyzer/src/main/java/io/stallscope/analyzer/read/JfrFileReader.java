@@ -127,8 +127,7 @@ public final class JfrFileReader {
             if (threads <= 1) {
                 for (ChunkAt c : chunks) {
                     if (c.error() != null) throw new JfrFormatException(c.error());
-                    ByteBuffer chunk = ch.map(FileChannel.MapMode.READ_ONLY, c.pos(), c.mapLen());
-                    new ChunkReader(chunk, 0, (int) c.mapLen(), rec, file).read();
+                    new ChunkReader(bytes(ch, c), 0, (int) c.mapLen(), rec, file).read();
                     if (progress != null) progress.accept(c.pos() + c.mapLen());
                 }
             } else {
@@ -180,13 +179,31 @@ public final class JfrFileReader {
     private static Callable<ChunkRead> readTask(FileChannel ch, ChunkAt c, int number, SourceFile file) {
         return () -> {
             if (c.error() != null) throw new JfrFormatException(c.error());
-            ByteBuffer chunk = ch.map(FileChannel.MapMode.READ_ONLY, c.pos(), c.mapLen());
+            ByteBuffer chunk = bytes(ch, c);
             Recording local = Recording.ofOneChunk();
             SourceFile localFile = new SourceFile(file.index, file.path);
             ChunkReader reader = new ChunkReader(chunk, 0, (int) c.mapLen(), local, localFile, number);
             reader.read();
             return new ChunkRead(local, localFile, reader.intervalFromWall);
         };
+    }
+
+    /** Chunks up to this size are read into the heap; bigger ones are mapped. Tests lower it to map small chunks. */
+    static long heapChunk = 64L << 20;
+
+    /**
+     * The chunk's bytes: copied into a heap buffer when it is of a usual size (reads from a heap array are plain
+     * array loads in every JIT tier, where a mapped buffer goes through Unsafe, a native call until C2 compiles
+     * the reader), else mapped, so a chunk of a gigabyte costs no heap.
+     */
+    private static ByteBuffer bytes(FileChannel ch, ChunkAt c) throws IOException {
+        if (c.mapLen() > heapChunk) return ch.map(FileChannel.MapMode.READ_ONLY, c.pos(), c.mapLen());
+        ByteBuffer b = ByteBuffer.allocate((int) c.mapLen());
+        while (b.hasRemaining()) {
+            if (ch.read(b, c.pos() + b.position()) < 0) break;
+        }
+        b.clear();
+        return b;
     }
 
     /** The chunk's reading, with its failure rethrown as it was thrown. */

@@ -95,6 +95,26 @@ class LayoutTest {
     }
 
     @Test
+    void mappedAndHeapChunksReadTheSame() throws IOException {
+        Path p = write("both.jfr", stalledAppend(), jfrsyncPair()[0], jfrsyncPair()[1]);
+        Recording heap = read(p);
+        long old = JfrFileReader.heapChunk;
+        JfrFileReader.heapChunk = 0;
+        Recording mapped;
+        try {
+            mapped = read(p);
+        } finally {
+            JfrFileReader.heapChunk = old;
+        }
+        assertThat(mapped.files.get(0).chunks).isEqualTo(3);
+        assertThat(mapped.files.get(0).eventCounts).isEqualTo(heap.files.get(0).eventCounts);
+        assertThat(mapped.spans).isEqualTo(heap.spans);
+        assertThat(mapped.locks).isEqualTo(heap.locks);
+        assertThat(mapped.threads).isEqualTo(heap.threads);
+        assertThat(mapped.samples.size()).isEqualTo(heap.samples.size()).isGreaterThan(40);
+    }
+
+    @Test
     void extraFieldsInKnownEventsAreSkippedBySchema() throws IOException {
         TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
         j.extraField = true;
