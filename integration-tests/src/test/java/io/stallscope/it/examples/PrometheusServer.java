@@ -130,6 +130,15 @@ final class PrometheusServer implements AutoCloseable {
         return out;
     }
 
+    /** Alert name to its summary as Prometheus rendered the template for an active alert. */
+    Map<String, String> activeSummaries() throws IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (JsonNode a : api("/api/v1/alerts").path("data").path("alerts")) {
+            out.put(a.path("labels").path("alertname").asText(), a.path("annotations").path("summary").asText());
+        }
+        return out;
+    }
+
     /** Rule name to health ("ok", or "err" with lastError) as Prometheus loaded and evaluated them. */
     Map<String, String> ruleHealth() throws IOException {
         Map<String, String> out = new LinkedHashMap<>();

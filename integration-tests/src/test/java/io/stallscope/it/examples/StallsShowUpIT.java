@@ -75,6 +75,7 @@ class StallsShowUpIT {
     private final Map<String, String> alertsAfterRolls = new LinkedHashMap<>();
     private final Map<String, String> alertsAfterCatchUp = new LinkedHashMap<>();
     private final Map<String, String> ruleHealth = new LinkedHashMap<>();
+    private final Map<String, String> summaries = new LinkedHashMap<>();
     private final Map<String, JsonNode> dashboardResults = new LinkedHashMap<>();
     private String brokerLog;
     private JsonNode rolls;
@@ -96,7 +97,8 @@ class StallsShowUpIT {
             .slowWriteOnTrigger("/" + TOPIC + "-0/[0-9]{20}\\.log$", WRITE_STALL, dir.resolve("slow-write-now"));
         int agentPort = FreePorts.next();
         BrokerSpec.Builder spec = BrokerSpec.builder("3.6.2").name("stalls")
-            .javaAgent(Examples.agentJar(), "prometheus=127.0.0.1:" + agentPort + ",jfr.threshold=1ms");
+            // slow.log.per.minute: three stalls within a minute or two would pass the default 60 lines a minute
+            .javaAgent(Examples.agentJar(), "prometheus=127.0.0.1:" + agentPort + ",jfr.threshold=1ms,slow.log.per.minute=1000");
         disk.applyTo(spec);
         broker = new LocalKafkaBroker(spec.build());
         broker.start();
@@ -121,6 +123,7 @@ class StallsShowUpIT {
         alertsAfterBlockedWrites.putAll(prometheus.awaitActive(List.of(APPEND_ALERT), Duration.ofSeconds(60)));
 
         ruleHealth.putAll(prometheus.ruleHealth());
+        summaries.putAll(prometheus.activeSummaries());
         for (ExampleQueries.Query q : ExampleQueries.dashboard()) {
             dashboardResults.put(q.where(), prometheus.query(q.expr().replace("$instance", ".*")));
         }
@@ -206,6 +209,13 @@ class StallsShowUpIT {
         assertThat(alertsAfterCatchUp).as("after a catch-up read of evicted segments").containsKey(SENDFILE_ALERT);
         assertThat(alertsAfterBlockedWrites).as("after appends held 300 ms in write(2)").containsKey(APPEND_ALERT);
         assertThat(alertsAfterCatchUp.values()).allMatch(s -> s.equals("pending") || s.equals("firing"));
+    }
+
+    @Test
+    void alertSummariesRenderWithTheBrokerAndTheValue() {
+        assertThat(summaries).isNotEmpty();
+        summaries.forEach((alert, summary) -> assertThat(summary).as(alert)
+            .startsWith("Kafka 127.0.0.1:").containsPattern("\\(p99(\\.9)? [0-9.]+m?s\\)").doesNotContain("error"));
     }
 
     @Test
