@@ -138,7 +138,19 @@ class ExampleFilesTest {
                 uids.add(d.path("uid").asText());
             }
         });
-        assertThat(uids).isNotEmpty().allMatch(u -> u.equals(datasource.path("uid").asText()));
+        // every query goes to the dashboard's datasource variable, which defaults to the provisioned datasource
+        // (and on import into another Grafana offers that one's Prometheus datasources)
+        assertThat(uids).isNotEmpty().allMatch(u -> u.equals("${datasource}"));
+        JsonNode variable = null;
+        for (JsonNode v : dashboard.path("templating").path("list")) {
+            if (v.path("name").asText().equals("datasource")) {
+                variable = v;
+            }
+        }
+        assertThat(variable).as("a datasource variable").isNotNull();
+        assertThat(variable.path("type").asText()).isEqualTo("datasource");
+        assertThat(variable.path("query").asText()).isEqualTo("prometheus");
+        assertThat(variable.path("current").path("value").asText()).isEqualTo(datasource.path("uid").asText());
         assertThat(grafana.path("environment").path("GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH").asText())
             .isEqualTo(dashboardsInContainer + "/stallscope.json");
         for (JsonNode port : List.of(prometheus.path("ports").get(0), grafana.path("ports").get(0))) {
