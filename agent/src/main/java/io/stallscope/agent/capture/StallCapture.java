@@ -196,7 +196,7 @@ public final class StallCapture implements StallListener {
         live = false;
         try {
             thread.submit(() -> {
-                stopRecording();
+                stopRecording(false);
                 return null;
             }).get(10, TimeUnit.SECONDS);
         } catch (Exception e) {
@@ -206,7 +206,8 @@ public final class StallCapture implements StallListener {
         }
     }
 
-    private void stopRecording() {
+    /** @param quiet after a failure that was already reported: the stop's own failure would be a second line */
+    private void stopRecording(boolean quiet) {
         if (rotation != null) {
             rotation.cancel(false);
         }
@@ -215,7 +216,9 @@ public final class StallCapture implements StallListener {
                 ring.stop();
             }
         } catch (Exception e) {
-            log.warn("profile: stopping the recorder failed (" + e + ")");
+            if (!quiet) {
+                log.warn("profile: stopping the recorder failed (" + e + ")");
+            }
         } finally {
             ring = null;
             if (dir != null) {
@@ -242,8 +245,9 @@ public final class StallCapture implements StallListener {
             task.run();
         } catch (Throwable t) {
             metrics.error();
-            fail("profile: " + t + (t.getCause() == null ? "" : " (" + t.getCause() + ")")
-                + "; recording stopped, no further captures until the agent is attached again");
+            fail("profile: recording or capturing in " + settings.dir + " failed (" + t
+                + (t.getCause() == null ? "" : ", " + t.getCause()) + "); recording stopped, no further captures"
+                + " until the agent is attached again");
         }
     }
 
@@ -251,7 +255,7 @@ public final class StallCapture implements StallListener {
         if (live || ring != null) {
             live = false;
             log.error(message);
-            stopRecording();
+            stopRecording(true);
         }
     }
 

@@ -55,6 +55,8 @@ public final class AgentOverheadBench {
         }
         List<ProducerPerfResult> plain = new ArrayList<>();
         List<ProducerPerfResult> withAgent = new ArrayList<>();
+        List<Double> plainCpu = new ArrayList<>();
+        List<Double> withAgentCpu = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             // A-B, then B-A: a machine that drifts faster or slower over the run favours neither side
             boolean agentFirst = round % 2 == 0;
@@ -63,8 +65,10 @@ public final class AgentOverheadBench {
                 ProducerPerfResult r = withIt ? run(version, agent, bOptions, records, size, throughput)
                     : run(version, aOptions == null ? null : agent, aOptions, records, size, throughput);
                 (withIt ? withAgent : plain).add(r);
+                (withIt ? withAgentCpu : plainCpu).add(LAST_BROKER_CPU[0]);
                 System.out.println("round " + round + (withIt ? " B (agent " + bOptions + "): "
-                    : aOptions == null ? " A (no agent):   " : " A (agent " + aOptions + "): ") + r);
+                    : aOptions == null ? " A (no agent):   " : " A (agent " + aOptions + "): ") + r
+                    + String.format(Locale.ROOT, ", broker CPU %.2f s", LAST_BROKER_CPU[0]));
             }
         }
         System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments:%n",
@@ -74,6 +78,23 @@ public final class AgentOverheadBench {
         row("p99 ms", plain, withAgent, r -> r.p99Ms());
         row("p99.9 ms", plain, withAgent, r -> r.p999Ms());
         row("max ms", plain, withAgent, r -> r.maxLatencyMs());
+        double ca = plainCpu.stream().mapToDouble(d -> d).sorted().toArray()[plainCpu.size() / 2];
+        double cb = withAgentCpu.stream().mapToDouble(d -> d).sorted().toArray()[withAgentCpu.size() / 2];
+        System.out.printf(Locale.ROOT, "  %-10s upper median A %8.2f   B %8.2f   B/A %.3f   (A %s, B %s)%n", "broker CPU s",
+            ca, cb, cb / ca, plainCpu, withAgentCpu);
+    }
+
+    /** The broker's CPU seconds (user + system) during the last producer run, from /proc. */
+    private static final double[] LAST_BROKER_CPU = new double[1];
+
+    private static double cpuSeconds(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime, stime in clock ticks (USER_HZ 100)
+        } catch (Exception e) {
+            return Double.NaN;
+        }
     }
 
     private static ProducerPerfResult run(String version, Path agent, String options, long records, int size,
@@ -86,8 +107,11 @@ public final class AgentOverheadBench {
         try (KafkaBroker broker = new LocalKafkaBroker(spec.build())) {
             broker.start();
             KafkaClients.createTopic(broker, "bench", 1, KafkaClients.SMALL_SEGMENTS);
-            return KafkaClients.producerPerformance(broker, "bench", records, size, throughput, Map.of(),
+            double cpu0 = cpuSeconds(broker.pid());
+            ProducerPerfResult r = KafkaClients.producerPerformance(broker, "bench", records, size, throughput, Map.of(),
                 Duration.ofMinutes(10));
+            LAST_BROKER_CPU[0] = cpuSeconds(broker.pid()) - cpu0;
+            return r;
         }
     }
 
