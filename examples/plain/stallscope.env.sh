@@ -8,5 +8,12 @@
 #
 # prometheus=127.0.0.1:9404 serves /metrics on loopback only (a bare port does the same). Name another
 # address only if Prometheus scrapes from elsewhere, and firewall it: the endpoint has no authentication.
-STALLSCOPE_JAR="${STALLSCOPE_JAR:-/opt/stallscope/stallscope-agent.jar}"
-export KAFKA_OPTS="${KAFKA_OPTS:+$KAFKA_OPTS }-javaagent:${STALLSCOPE_JAR}=prometheus=127.0.0.1:9404"
+#
+# The jar's directory may be given as STALLSCOPE_HOME. (Other STALLSCOPE_* variables in the broker's
+# environment are read by the agent as its options, e.g. STALLSCOPE_SLOW_THRESHOLD=50ms.)
+stallscope_jar="${STALLSCOPE_HOME:-/opt/stallscope}/stallscope-agent.jar"
+case " ${KAFKA_OPTS:-} " in
+  *" -javaagent:${stallscope_jar}"[=\ ]*) ;;  # already there: sourcing twice adds nothing
+  *) export KAFKA_OPTS="${KAFKA_OPTS:+$KAFKA_OPTS }-javaagent:${stallscope_jar}=prometheus=127.0.0.1:9404" ;;
+esac
+unset stallscope_jar

@@ -57,17 +57,23 @@ class ExampleFilesTest {
         JavaAgentOption agent = JavaAgentOption.single("stallscope.env.sh", opts);
         assertThat(agent.jar()).isEqualTo(jar.toString());
         assertThat(parser.parse(agent.options()).prometheus()).isEqualTo("127.0.0.1:9404");
-        // an operator's existing KAFKA_OPTS is kept
+        // an operator's existing KAFKA_OPTS is kept, and sourcing the snippet again adds nothing
         assertThat(kafkaOptsFromSnippet(jar, "-Xss1m")).isEqualTo("-Xss1m " + opts);
-        String text = Files.readString(Examples.file("plain/stallscope.env.sh"));
-        assertThat(text).contains("/opt/stallscope/stallscope-agent.jar");
+        assertThat(kafkaOptsFromSnippet(jar, opts)).isEqualTo(opts);
+        assertThat(kafkaOptsFromSnippet(jar, "-Xss1m " + opts + " -Dx=1")).isEqualTo("-Xss1m " + opts + " -Dx=1");
+        // without STALLSCOPE_HOME: the path the other examples use
+        assertThat(JavaAgentOption.single("default", kafkaOptsFromSnippet(null, "")).jar())
+            .isEqualTo("/opt/stallscope/stallscope-agent.jar");
     }
 
-    /** Sources the snippet in bash, as an operator does, and prints the KAFKA_OPTS it leaves. */
+    /** Sources the snippet in bash, as an operator does, and prints the KAFKA_OPTS it leaves (jar null: no STALLSCOPE_HOME). */
     static String kafkaOptsFromSnippet(Path jar, String existing) throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", ". \"$1\" && printf %s \"$KAFKA_OPTS\"", "snippet",
             Examples.file("plain/stallscope.env.sh").toString());
-        pb.environment().put("STALLSCOPE_JAR", jar.toString());
+        pb.environment().remove("STALLSCOPE_HOME");
+        if (jar != null) {
+            pb.environment().put("STALLSCOPE_HOME", jar.getParent().toString());
+        }
         pb.environment().remove("KAFKA_OPTS");
         if (!existing.isEmpty()) {
             pb.environment().put("KAFKA_OPTS", existing);
