@@ -3,22 +3,12 @@ package io.stallscope.it.broker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Node;
-import org.apache.kafka.common.Uuid;
 
 /**
  * A real Kafka broker of any supported version in a child JVM, from the Maven Central jars
@@ -29,38 +19,21 @@ import org.apache.kafka.common.Uuid;
  * {@code server.properties}, {@code broker.log} (log4j, INFO), {@code broker.stdout}, {@code data/}
  * (log.dirs), and for 2.8 {@code zookeeper/}, {@code zookeeper.log}.
  */
-public final class LocalKafkaBroker implements KafkaBroker {
+public final class LocalKafkaBroker extends AbstractKafkaBroker {
 
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
-    private static final String TLS_PASSWORD = "stallscope";
-
-    private final BrokerSpec spec;
-    private final KafkaVersion version;
-    private final Path javaHome;
-    private final Path workDir;
-    private final Path dataDir;
-    private final BrokerConfigs.Endpoints ports;
-    private final AtomicInteger toolRuns = new AtomicInteger();
-    private BrokerConfigs.Tls tls;
     private Process broker;
     private Process zooKeeper;
-    private Duration lastStart = Duration.ZERO;
-    private long killedAtNanos;
 
     public LocalKafkaBroker(BrokerSpec spec) {
-        this.spec = spec;
-        this.version = spec.version();
-        this.javaHome = spec.javaHome() != null ? spec.javaHome() : KafkaJdks.defaultJdk();
+        super(spec, javaHomeOf(spec));
+    }
+
+    private static Path javaHomeOf(BrokerSpec spec) {
+        Path javaHome = spec.javaHome() != null ? spec.javaHome() : KafkaJdks.defaultJdk();
         if (!Files.isExecutable(javaHome.resolve("bin/java"))) {
             throw new IllegalArgumentException("no bin/java under java home " + javaHome);
         }
-        this.workDir = spec.workDir() != null ? createDirs(spec.workDir().toAbsolutePath()) : allocateWorkDir(spec);
-        this.dataDir = workDir.resolve("data");
-        this.ports = new BrokerConfigs.Endpoints(
-                FreePorts.next(),
-                version.usesKRaft() ? FreePorts.next() : 0,
-                spec.sslListener() ? FreePorts.next() : 0,
-                version.usesZooKeeper() ? FreePorts.next() : 0);
+        return javaHome;
     }
 
     /** Shorthand for {@code new LocalKafkaBroker(BrokerSpec.builder(version).build())}. */
@@ -68,207 +41,67 @@ public final class LocalKafkaBroker implements KafkaBroker {
         return new LocalKafkaBroker(BrokerSpec.builder(version).build());
     }
 
-    private static Path allocateWorkDir(BrokerSpec spec) {
-        Path base = createDirs(HarnessDirs.brokers());
-        for (int n = 1; n < 10_000; n++) {
-            Path dir = base.resolve(spec.name() + "-" + spec.version() + "-" + n);
-            try {
-                return Files.createDirectory(dir);
-            } catch (FileAlreadyExistsException e) {
-                // taken, try the next number
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        throw new IllegalStateException("no free work directory name under " + base);
-    }
-
-    private static Path createDirs(Path dir) {
-        try {
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    @Override
+    protected String where() {
+        return "(" + javaHome + ")";
     }
 
     @Override
-    public BrokerSpec spec() {
-        return spec;
-    }
-
-    public Path javaHome() {
-        return javaHome;
+    protected void launchBroker(Path serverProps, Path logConfig) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaHome.resolve("bin/java").toString());
+        cmd.add("-Xmx" + spec.heap());
+        cmd.add("-Xms" + spec.heap());
+        cmd.add("-XX:+UseG1GC");
+        cmd.add("-XX:MaxGCPauseMillis=20");
+        cmd.add("-Djava.awt.headless=true");
+        cmd.add("-Dkafka.logs.dir=" + workDir);
+        cmd.addAll(List.of(LoggingConfigs.systemProperties(version, logConfig)));
+        cmd.addAll(spec.jvmArgs());
+        cmd.add("-cp");
+        cmd.add(KafkaClasspath.asString(version));
+        cmd.add("kafka.Kafka");
+        cmd.add(serverProps.toString());
+        Files.writeString(workDir.resolve("broker.cmd"), String.join("\n", cmd) + "\n");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(stdoutFile().toFile()));
+        pb.environment().putAll(spec.env());
+        broker = pb.start();
+        ChildProcesses.register(broker);
+        event("start: broker JVM launched, pid " + broker.pid());
     }
 
     @Override
-    public synchronized void start() {
-        if (isRunning()) {
-            throw new IllegalStateException("broker already running, pid " + broker.pid());
-        }
-        long t0 = System.nanoTime();
-        event("start: Kafka " + version + " on " + javaHome);
-        String classpath = KafkaClasspath.asString(version);
-        try {
-            createDirs(dataDir);
-            if (spec.sslListener() && tls == null) {
-                tls = SelfSignedTls.create(javaHome, workDir.resolve("tls"), TLS_PASSWORD);
-            }
-            Path serverProps = workDir.resolve("server.properties");
-            Map<String, String> props = BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls,
-                    spec.serverProperties());
-            if (spec.joins() != null) {
-                props = BrokerConfigs.brokerOnly(props, spec.joins().quorumVoters());
-            }
-            Files.writeString(serverProps, BrokerConfigs.render(props));
-            Path logConfig = workDir.resolve(LoggingConfigs.fileName(version, "broker"));
-            Files.writeString(logConfig, LoggingConfigs.toFile(version, logFile(), "INFO"));
-
-            if (version.usesZooKeeper() && (zooKeeper == null || !zooKeeper.isAlive())) {
-                startZooKeeper(classpath);
-            } else if (version.usesZooKeeper() && killedAtNanos != 0) {
-                awaitZooKeeperSessionExpiry();
-            }
-            if (version.usesKRaft() && !Files.exists(dataDir.resolve("meta.properties"))) {
-                formatStorage(classpath, serverProps);
-            }
-
-            List<String> cmd = new ArrayList<>();
-            cmd.add(javaHome.resolve("bin/java").toString());
-            cmd.add("-Xmx" + spec.heap());
-            cmd.add("-Xms" + spec.heap());
-            cmd.add("-XX:+UseG1GC");
-            cmd.add("-XX:MaxGCPauseMillis=20");
-            cmd.add("-Djava.awt.headless=true");
-            cmd.add("-Dkafka.logs.dir=" + workDir);
-            cmd.addAll(List.of(LoggingConfigs.systemProperties(version, logConfig)));
-            cmd.addAll(spec.jvmArgs());
-            cmd.add("-cp");
-            cmd.add(classpath);
-            cmd.add("kafka.Kafka");
-            cmd.add(serverProps.toString());
-            Files.writeString(workDir.resolve("broker.cmd"), String.join("\n", cmd) + "\n");
-            ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(stdoutFile().toFile()));
-            pb.environment().putAll(spec.env());
-            broker = pb.start();
-            ChildProcesses.register(broker);
-            event("start: broker JVM launched, pid " + broker.pid());
-        } catch (IOException e) {
-            stopQuietly();
-            throw new UncheckedIOException("cannot start Kafka " + version + " in " + workDir, e);
-        }
-        awaitReady(t0);
+    protected boolean brokerAlive() {
+        return broker != null && broker.isAlive();
     }
 
-    private void startZooKeeper(String classpath) throws IOException {
-        Path zkDir = createDirs(workDir.resolve("zookeeper"));
-        Path zkProps = workDir.resolve("zookeeper.properties");
-        Files.writeString(zkProps, BrokerConfigs.render(BrokerConfigs.zooKeeperProperties(ports.zooKeeperPort(), zkDir)));
-        Path zkLogConfig = workDir.resolve(LoggingConfigs.fileName(version, "zookeeper"));
-        Files.writeString(zkLogConfig, LoggingConfigs.toFile(version, workDir.resolve("zookeeper.log"), "INFO"));
+    @Override
+    protected String brokerExit() {
+        return "broker JVM exited with code " + broker.exitValue();
+    }
+
+    @Override
+    protected void launchZooKeeper(Path zkProps, Path zkLogConfig) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-Xmx256m",
                 "-Djava.awt.headless=true", "-Dzookeeper.admin.enableServer=false"));
         cmd.addAll(List.of(LoggingConfigs.systemProperties(version, zkLogConfig)));
-        cmd.addAll(List.of("-cp", classpath, "org.apache.zookeeper.server.quorum.QuorumPeerMain", zkProps.toString()));
+        cmd.addAll(List.of("-cp", KafkaClasspath.asString(version), "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+                zkProps.toString()));
         zooKeeper = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(workDir.resolve("zookeeper.stdout").toFile()))
                 .start();
         ChildProcesses.register(zooKeeper);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!FreePorts.isListening(ports.zooKeeperPort())) {
-            if (!zooKeeper.isAlive() || System.nanoTime() > deadline) {
-                String why = zooKeeper.isAlive() ? "did not listen within 30 s" : "exited with " + zooKeeper.exitValue();
-                destroy(zooKeeper, Duration.ZERO);
-                throw new IllegalStateException("ZooKeeper for Kafka " + version + " " + why + "\n--- zookeeper.log tail ---\n"
-                        + tail(workDir.resolve("zookeeper.log"), 40) + "--- zookeeper.stdout tail ---\n"
-                        + tail(workDir.resolve("zookeeper.stdout"), 40));
-            }
-            sleep(100);
-        }
     }
 
-    /**
-     * After a SIGKILL the dead broker's ephemeral /brokers/ids/N stays in ZooKeeper until its session
-     * expires; a broker started earlier exits with "node already exists". Wait for that expiry.
-     */
-    private void awaitZooKeeperSessionExpiry() {
-        long sessionMs = Long.parseLong(BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls,
-                spec.serverProperties()).getOrDefault("zookeeper.session.timeout.ms", "18000"));
-        long waitUntil = killedAtNanos + TimeUnit.MILLISECONDS.toNanos(sessionMs + 2000 /* tickTime */ + 1000);
-        long left = waitUntil - System.nanoTime();
-        if (left > 0) {
-            event("start: waiting " + TimeUnit.NANOSECONDS.toMillis(left) + " ms for the killed broker's ZooKeeper session to expire");
-            sleep(TimeUnit.NANOSECONDS.toMillis(left));
-        }
+    @Override
+    protected boolean zooKeeperAlive() {
+        return zooKeeper != null && zooKeeper.isAlive();
     }
 
-    private void formatStorage(String classpath, Path serverProps) throws IOException {
-        Path idFile = workDir.resolve("cluster.id");
-        String clusterId;
-        if (Files.exists(idFile)) {
-            clusterId = Files.readString(idFile).trim();
-        } else if (spec.joins() != null) {
-            clusterId = spec.joins().clusterId();
-            Files.writeString(idFile, clusterId + "\n");
-        } else {
-            clusterId = Uuid.randomUuid().toString();
-            Files.writeString(idFile, clusterId + "\n");
-        }
-        ToolResult r = runJava(version, "kafka.tools.StorageTool",
-                List.of("format", "-t", clusterId, "-c", serverProps.toString(), "--ignore-formatted"),
-                Duration.ofSeconds(60), "format-storage");
-        if (!r.succeeded()) {
-            throw new IllegalStateException("kafka.tools.StorageTool format failed for Kafka " + version + " (exit "
-                    + r.exitCode() + "), work dir " + workDir + ":\n" + r.output());
-        }
-    }
-
-    private void awaitReady(long t0) {
-        long deadline = t0 + spec.startTimeout().toNanos();
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
-        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "stallscope-readiness");
-        Admin admin = null;
-        String lastProblem = "port " + ports.plaintextPort() + " not listening";
-        try {
-            while (System.nanoTime() < deadline) {
-                if (!broker.isAlive()) {
-                    lastProblem = "broker JVM exited with code " + broker.exitValue();
-                    break;
-                }
-                if (FreePorts.isListening(ports.plaintextPort())) {
-                    if (admin == null) {
-                        admin = Admin.create(props);
-                    }
-                    try {
-                        Collection<Node> nodes = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS);
-                        if (nodes.stream().anyMatch(n -> n.id() == spec.nodeId())) {
-                            lastStart = Duration.ofNanos(System.nanoTime() - t0);
-                            killedAtNanos = 0;
-                            event("start: ready after " + lastStart.toMillis() + " ms");
-                            return;
-                        }
-                        lastProblem = "describeCluster answered without node " + spec.nodeId() + ": " + nodes;
-                    } catch (Exception e) {
-                        lastProblem = "describeCluster failed: " + e;
-                    }
-                }
-                sleep(200);
-            }
-        } finally {
-            if (admin != null) {
-                admin.close(Duration.ofSeconds(2));
-            }
-        }
-        event("start: not ready: " + lastProblem);
-        String diagnosis = "Kafka " + version + " (" + javaHome + ") did not become ready within "
-                + spec.startTimeout().toSeconds() + " s: " + lastProblem + "; work dir " + workDir
-                + "\n--- broker.log tail ---\n" + tail(logFile(), 60)
-                + "--- broker.stdout tail ---\n" + tail(stdoutFile(), 30);
-        stopQuietly();
-        throw new IllegalStateException(diagnosis);
+    @Override
+    protected void killZooKeeper() {
+        destroy(zooKeeper, Duration.ZERO);
     }
 
     @Override
@@ -279,6 +112,12 @@ public final class LocalKafkaBroker implements KafkaBroker {
         destroy(broker, STOP_TIMEOUT);
         destroy(zooKeeper, STOP_TIMEOUT);
         event("stop: done");
+    }
+
+    @Override
+    protected void forceStop() {
+        if (broker != null) broker.destroyForcibly();
+        if (zooKeeper != null) zooKeeper.destroyForcibly();
     }
 
     @Override
@@ -306,39 +145,12 @@ public final class LocalKafkaBroker implements KafkaBroker {
 
     @Override
     public synchronized boolean isRunning() {
-        return broker != null && broker.isAlive();
+        return brokerAlive();
     }
 
     /** Exit code of the last broker JVM, or empty while it runs or before it ran. */
     public synchronized java.util.OptionalInt exitCode() {
         return broker == null || broker.isAlive() ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(broker.exitValue());
-    }
-
-    @Override
-    public String bootstrapServers() {
-        return BrokerConfigs.HOST + ":" + ports.plaintextPort();
-    }
-
-    @Override
-    public String sslBootstrapServers() {
-        if (ports.sslPort() == 0) {
-            throw new IllegalStateException("broker built without withSslListener()");
-        }
-        return BrokerConfigs.HOST + ":" + ports.sslPort();
-    }
-
-    @Override
-    public Map<String, Object> sslClientProperties() {
-        if (tls == null) {
-            throw new IllegalStateException("no SSL listener (withSslListener()) or broker not started yet");
-        }
-        return Map.of(
-                "bootstrap.servers", sslBootstrapServers(),
-                "security.protocol", "SSL",
-                "ssl.truststore.type", "PKCS12",
-                "ssl.truststore.location", tls.trustStore().toString(),
-                "ssl.truststore.password", tls.password(),
-                "ssl.endpoint.identification.algorithm", "");
     }
 
     @Override
@@ -361,80 +173,16 @@ public final class LocalKafkaBroker implements KafkaBroker {
     }
 
     @Override
-    public Path logFile() {
-        return workDir.resolve("broker.log");
-    }
-
-    @Override
-    public Path stdoutFile() {
-        return workDir.resolve("broker.stdout");
-    }
-
-    public Path zooKeeperLogFile() {
-        return workDir.resolve("zookeeper.log");
-    }
-
-    @Override
-    public Path workDir() {
-        return workDir;
-    }
-
-    @Override
-    public Path dataDir() {
-        return dataDir;
-    }
-
-    /** This node's controller, for {@link BrokerSpec.Builder#joinKRaftCluster}: {@code id@127.0.0.1:port}. */
-    public String quorumVoters() {
-        if (!version.usesKRaft() || spec.joins() != null) {
-            throw new IllegalStateException("not a KRaft controller: " + this);
-        }
-        return spec.nodeId() + "@" + BrokerConfigs.HOST + ":" + ports.controllerPort();
-    }
-
-    /** The KRaft cluster id this node's storage was formatted with (known once it has started). */
-    public String clusterId() {
-        try {
-            return Files.readString(workDir.resolve("cluster.id")).trim();
-        } catch (IOException e) {
-            throw new IllegalStateException("no cluster id yet (start the broker first): " + workDir, e);
-        }
-    }
-
-    public BrokerConfigs.Endpoints ports() {
-        return ports;
-    }
-
-    @Override
-    public Duration lastStartDuration() {
-        return lastStart;
-    }
-
-    @Override
-    public ToolResult runTool(String mainClass, List<String> args, Duration timeout) {
-        KafkaVersion tools = mainClass.startsWith("org.apache.kafka.tools.") ? KafkaClasspath.toolsVersion(version) : version;
-        return runJava(tools, mainClass, args, timeout, mainClass.substring(mainClass.lastIndexOf('.') + 1));
-    }
-
-    /**
-     * The Kafka version whose kafka-tools {@link #runTool} uses for {@code org.apache.kafka.tools} classes:
-     * the broker's own, unless Maven Central lacks it (4.4.0: then 4.3.1).
-     */
-    public KafkaVersion toolsVersion() {
-        return KafkaClasspath.toolsVersion(version);
-    }
-
-    private ToolResult runJava(KafkaVersion version, String mainClass, List<String> args, Duration timeout, String label) {
+    protected ToolResult runJava(KafkaVersion kafka, String mainClass, List<String> args, Duration timeout, String label) {
         long t0 = System.nanoTime();
-        Path toolsDir = createDirs(workDir.resolve("tools"));
-        Path out = toolsDir.resolve(String.format("%02d-%s.out", toolRuns.incrementAndGet(), label));
-        Path logConfig = toolsDir.resolve(LoggingConfigs.fileName(version, "tools"));
+        Path out = toolOutput(label);
+        Path logConfig = out.resolveSibling(LoggingConfigs.fileName(kafka, "tools"));
         try {
-            Files.writeString(logConfig, LoggingConfigs.toStderr(version, "WARN"));
+            Files.writeString(logConfig, LoggingConfigs.toStderr(kafka, "WARN"));
             List<String> cmd = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-Xmx512m",
                     "-Djava.awt.headless=true"));
-            cmd.addAll(List.of(LoggingConfigs.systemProperties(version, logConfig)));
-            cmd.addAll(List.of("-cp", KafkaClasspath.asString(version), mainClass));
+            cmd.addAll(List.of(LoggingConfigs.systemProperties(kafka, logConfig)));
+            cmd.addAll(List.of("-cp", KafkaClasspath.asString(kafka), mainClass));
             cmd.addAll(args);
             Process p = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true)
                     .redirectOutput(out.toFile()).start();
@@ -456,20 +204,6 @@ public final class LocalKafkaBroker implements KafkaBroker {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + mainClass, e);
-        }
-    }
-
-    @Override
-    public synchronized void close() {
-        stopQuietly();
-    }
-
-    private void stopQuietly() {
-        try {
-            stop();
-        } catch (RuntimeException e) {
-            if (broker != null) broker.destroyForcibly();
-            if (zooKeeper != null) zooKeeper.destroyForcibly();
         }
     }
 
@@ -499,44 +233,4 @@ public final class LocalKafkaBroker implements KafkaBroker {
             return false;
         }
     }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    /** Appends a timestamped line to {@code harness.log} in the work dir: what the harness did when. */
-    private void event(String what) {
-        try {
-            Files.writeString(workDir.resolve("harness.log"), java.time.Instant.now() + " " + what + "\n",
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            // diagnostics only
-        }
-    }
-
-    /** The last {@code lines} lines of a file, or a note that it does not exist. */
-    public static String tail(Path file, int lines) {
-        if (!Files.exists(file)) {
-            return "(" + file + " does not exist)\n";
-        }
-        try {
-            List<String> all = Files.readAllLines(file, StandardCharsets.ISO_8859_1);
-            StringBuilder sb = new StringBuilder();
-            all.subList(Math.max(0, all.size() - lines), all.size()).forEach(l -> sb.append(l).append('\n'));
-            return sb.toString();
-        } catch (IOException e) {
-            return "(cannot read " + file + ": " + e + ")\n";
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "LocalKafkaBroker{kafka " + version + ", " + bootstrapServers() + ", " + workDir + "}";
-    }
-
 }

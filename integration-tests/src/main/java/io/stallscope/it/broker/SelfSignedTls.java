@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** A self-signed PKCS12 keystore for 127.0.0.1/localhost and a truststore holding its certificate, made with keytool. */
-final class SelfSignedTls {
+public final class SelfSignedTls {
 
     private SelfSignedTls() {
     }
 
-    static BrokerConfigs.Tls create(Path javaHome, Path dir, String password) {
+    public static BrokerConfigs.Tls create(Path javaHome, Path dir, String password) {
         try {
             Files.createDirectories(dir);
             Path keyStore = dir.resolve("broker.keystore.p12");

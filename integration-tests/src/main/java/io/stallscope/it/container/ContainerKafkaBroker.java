@@ -5,21 +5,13 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.async.ResultCallback;
-import io.stallscope.it.broker.BrokerConfigs;
+import io.stallscope.it.broker.AbstractKafkaBroker;
 import io.stallscope.it.broker.BrokerSpec;
-import io.stallscope.it.broker.FreePorts;
-import io.stallscope.it.broker.HarnessDirs;
-import io.stallscope.it.broker.KafkaBroker;
-import io.stallscope.it.broker.KafkaClasspath;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.LoggingConfigs;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Node;
-import org.apache.kafka.common.Uuid;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.Container;
@@ -29,18 +21,14 @@ import org.testcontainers.utility.DockerImageName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -64,120 +52,60 @@ import java.util.regex.Pattern;
  * <p>Nothing reaps containers with Ryuk off: {@link #close()} removes them, and a shutdown hook removes
  * what a crashed test left.
  */
-public final class ContainerKafkaBroker implements KafkaBroker {
+public final class ContainerKafkaBroker extends AbstractKafkaBroker {
 
-    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
-    private static final String TLS_PASSWORD = "stallscope";
     private static final String LABEL = "io.stallscope.it";
     private static final Pattern HOST_PATH = Pattern.compile("(?<![\\w.])(/[\\w.+@%-]+(?:/[\\w.+@%-]+)*)");
 
-    private final BrokerSpec spec;
-    private final KafkaVersion version;
-    private final Path javaHome;
-    private final Path workDir;
-    private final Path dataDir;
-    private final BrokerConfigs.Endpoints ports;
-    private final AtomicInteger toolRuns = new AtomicInteger();
     private final AtomicInteger containerRuns = new AtomicInteger();
-    private BrokerConfigs.Tls tls;
     private GenericContainer<?> broker;
     private GenericContainer<?> zooKeeper;
-    private Duration lastStart = Duration.ZERO;
-    private long killedAtNanos;
 
     public ContainerKafkaBroker(BrokerSpec spec) {
-        this.spec = spec;
-        this.version = spec.version();
-        this.javaHome = realPath(spec.javaHome() != null ? spec.javaHome() : KafkaJdks.defaultJdk());
+        super(spec, javaHomeOf(spec));
+    }
+
+    /** The JDK the broker runs with, at the same path inside the image as on the host. */
+    private static Path javaHomeOf(BrokerSpec spec) {
+        Path javaHome = realPath(spec.javaHome() != null ? spec.javaHome() : KafkaJdks.defaultJdk());
         if (ContainerImages.source() == ContainerImages.Source.LOCAL && !ContainerImages.jdksInBaseImage().contains(javaHome)) {
             throw new IllegalArgumentException("java home " + javaHome + " is not in " + ContainerImages.BASE_IMAGE
                     + " (it has " + ContainerImages.jdksInBaseImage() + ")");
         }
-        this.workDir = spec.workDir() != null ? createDirs(spec.workDir().toAbsolutePath()) : allocateWorkDir(spec);
-        this.dataDir = workDir.resolve("data");
-        this.ports = new BrokerConfigs.Endpoints(
-                FreePorts.next(),
-                version.usesKRaft() ? FreePorts.next() : 0,
-                spec.sslListener() ? FreePorts.next() : 0,
-                version.usesZooKeeper() ? FreePorts.next() : 0);
-    }
-
-    private static Path allocateWorkDir(BrokerSpec spec) {
-        Path base = createDirs(HarnessDirs.brokers());
-        for (int n = 1; n < 10_000; n++) {
-            Path dir = base.resolve(spec.name() + "-" + spec.version() + "-" + n);
-            try {
-                return Files.createDirectory(dir);
-            } catch (FileAlreadyExistsException e) {
-                // taken, try the next number
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        throw new IllegalStateException("no free work directory name under " + base);
-    }
-
-    @Override
-    public BrokerSpec spec() {
-        return spec;
-    }
-
-    /** The JDK the broker runs with, at the same path inside the image as on the host. */
-    public Path javaHome() {
         return javaHome;
     }
 
     @Override
-    public synchronized void start() {
-        if (isRunning()) {
-            throw new IllegalStateException("broker container already running: " + broker.getContainerName());
-        }
-        long t0 = System.nanoTime();
+    protected String where() {
+        return broker != null ? "in container " + broker.getContainerName() : "in " + ContainerImages.kafkaImage(version);
+    }
+
+    @Override
+    protected void launchBroker(Path serverProps, Path logConfig) throws IOException {
         String image = ContainerImages.kafkaImage(version);
-        event("start: Kafka " + version + " in " + image + " on " + javaHome);
-        try {
-            createDirs(dataDir);
-            if (spec.sslListener() && tls == null) {
-                tls = ContainerTls.create(javaHome, workDir.resolve("tls"), TLS_PASSWORD);
-            }
-            Path serverProps = workDir.resolve("server.properties");
-            Files.writeString(serverProps, BrokerConfigs.render(
-                    BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls, spec.serverProperties())));
-            Path logConfig = workDir.resolve(LoggingConfigs.fileName(version, "broker"));
-            Files.writeString(logConfig, LoggingConfigs.toFile(version, logFile(), "INFO"));
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("KAFKA_HEAP_OPTS", "-Xmx" + spec.heap() + " -Xms" + spec.heap());
+        env.put("KAFKA_JVM_PERFORMANCE_OPTS", "-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true");
+        env.put("KAFKA_LOG4J_OPTS", String.join(" ", LoggingConfigs.systemProperties(version, logConfig)));
+        env.put("KAFKA_OPTS", kafkaOpts(spec.jvmArgs()));
+        env.put("LOG_DIR", workDir.toString());
+        env.putAll(spec.env());
+        broker = container(image, "broker", env, List.of("kafka.Kafka", serverProps.toString()));
+        broker.withLogConsumer(frame -> append(stdoutFile(), frame.getBytes()));
+        Files.writeString(workDir.resolve("broker.cmd"), describe(image, env, List.of(ContainerImages.RUN_CLASS,
+                "kafka.Kafka", serverProps.toString())));
+        broker.start();
+        event("start: container " + broker.getContainerName() + " running, host pid " + pid());
+    }
 
-            if (version.usesZooKeeper() && (zooKeeper == null || !zooKeeper.isRunning())) {
-                startZooKeeper(image);
-            } else if (version.usesZooKeeper() && killedAtNanos != 0) {
-                awaitZooKeeperSessionExpiry();
-            }
-            if (version.usesKRaft() && !Files.exists(dataDir.resolve("meta.properties"))) {
-                formatStorage(image, serverProps);
-            }
+    @Override
+    protected boolean brokerAlive() {
+        return broker != null && broker.isRunning();
+    }
 
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("KAFKA_HEAP_OPTS", "-Xmx" + spec.heap() + " -Xms" + spec.heap());
-            env.put("KAFKA_JVM_PERFORMANCE_OPTS", "-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true");
-            env.put("KAFKA_LOG4J_OPTS", String.join(" ", LoggingConfigs.systemProperties(version, logConfig)));
-            env.put("KAFKA_OPTS", kafkaOpts(spec.jvmArgs()));
-            env.put("LOG_DIR", workDir.toString());
-            env.putAll(spec.env());
-            broker = container(image, "broker", env, List.of("kafka.Kafka", serverProps.toString()));
-            broker.withLogConsumer(frame -> append(stdoutFile(), frame.getBytes()));
-            Files.writeString(workDir.resolve("broker.cmd"), describe(image, env, List.of(ContainerImages.RUN_CLASS,
-                    "kafka.Kafka", serverProps.toString())));
-            broker.start();
-            event("start: container " + broker.getContainerName() + " running, host pid " + pid());
-        } catch (IOException e) {
-            stopQuietly();
-            throw new UncheckedIOException("cannot start Kafka " + version + " in a container, work dir " + workDir, e);
-        } catch (RuntimeException e) {
-            String diagnosis = "Kafka " + version + " container did not start: " + e + "; work dir " + workDir
-                    + "\n--- broker.stdout tail ---\n" + LocalKafkaBroker.tail(stdoutFile(), 30);
-            stopQuietly();
-            throw new IllegalStateException(diagnosis, e);
-        }
-        awaitReady(t0);
+    @Override
+    protected String brokerExit() {
+        return "broker container exited with " + exitCodeOf(broker);
     }
 
     /** {@code KAFKA_OPTS} is split on whitespace by kafka-run-class.sh: an argument with a space cannot pass. */
@@ -254,109 +182,28 @@ public final class ContainerKafkaBroker implements KafkaBroker {
         return mounts;
     }
 
-    private void startZooKeeper(String image) throws IOException {
-        Path zkDir = createDirs(workDir.resolve("zookeeper"));
-        Path zkProps = workDir.resolve("zookeeper.properties");
-        Files.writeString(zkProps, BrokerConfigs.render(BrokerConfigs.zooKeeperProperties(ports.zooKeeperPort(), zkDir)));
-        Path zkLogConfig = workDir.resolve(LoggingConfigs.fileName(version, "zookeeper"));
-        Files.writeString(zkLogConfig, LoggingConfigs.toFile(version, workDir.resolve("zookeeper.log"), "INFO"));
+    @Override
+    protected void launchZooKeeper(Path zkProps, Path zkLogConfig) {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("KAFKA_HEAP_OPTS", "-Xmx256m");
         env.put("KAFKA_LOG4J_OPTS", String.join(" ", LoggingConfigs.systemProperties(version, zkLogConfig)));
         env.put("KAFKA_OPTS", "-Dzookeeper.admin.enableServer=false");
         env.put("LOG_DIR", workDir.toString());
-        zooKeeper = container(image, "zookeeper", env,
+        zooKeeper = container(ContainerImages.kafkaImage(version), "zookeeper", env,
                 List.of("org.apache.zookeeper.server.quorum.QuorumPeerMain", zkProps.toString()));
         zooKeeper.withLogConsumer(frame -> append(workDir.resolve("zookeeper.stdout"), frame.getBytes()));
         zooKeeper.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!FreePorts.isListening(ports.zooKeeperPort())) {
-            if (!zooKeeper.isRunning() || System.nanoTime() > deadline) {
-                String why = zooKeeper.isRunning() ? "did not listen within 30 s" : "exited";
-                removeQuietly(zooKeeper);
-                throw new IllegalStateException("ZooKeeper container for Kafka " + version + " " + why
-                        + "\n--- zookeeper.log tail ---\n" + LocalKafkaBroker.tail(workDir.resolve("zookeeper.log"), 40)
-                        + "--- zookeeper.stdout tail ---\n" + LocalKafkaBroker.tail(workDir.resolve("zookeeper.stdout"), 40));
-            }
-            sleep(100);
-        }
     }
 
-    /** A killed broker's ZooKeeper registration outlives it until its session expires (see LocalKafkaBroker). */
-    private void awaitZooKeeperSessionExpiry() {
-        long sessionMs = Long.parseLong(BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls,
-                spec.serverProperties()).getOrDefault("zookeeper.session.timeout.ms", "18000"));
-        long left = killedAtNanos + TimeUnit.MILLISECONDS.toNanos(sessionMs + 3000) - System.nanoTime();
-        if (left > 0) {
-            event("start: waiting " + TimeUnit.NANOSECONDS.toMillis(left) + " ms for the killed broker's ZooKeeper session");
-            sleep(TimeUnit.NANOSECONDS.toMillis(left));
-        }
+    @Override
+    protected boolean zooKeeperAlive() {
+        return zooKeeper != null && zooKeeper.isRunning();
     }
 
-    private void formatStorage(String image, Path serverProps) throws IOException {
-        Path idFile = workDir.resolve("cluster.id");
-        String clusterId;
-        if (Files.exists(idFile)) {
-            clusterId = Files.readString(idFile).trim();
-        } else {
-            clusterId = Uuid.randomUuid().toString();
-            Files.writeString(idFile, clusterId + "\n");
-        }
-        ToolResult r = runOnce(image, version, "kafka.tools.StorageTool",
-                List.of("format", "-t", clusterId, "-c", serverProps.toString(), "--ignore-formatted"),
-                Duration.ofSeconds(90), "format-storage");
-        if (!r.succeeded()) {
-            throw new IllegalStateException("kafka.tools.StorageTool format failed in a container for Kafka " + version
-                    + " (exit " + r.exitCode() + "), work dir " + workDir + ":\n" + r.output());
-        }
-    }
-
-    private void awaitReady(long t0) {
-        long deadline = t0 + spec.startTimeout().toNanos();
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "3000");
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "5000");
-        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "stallscope-readiness");
-        Admin admin = null;
-        String lastProblem = "port " + ports.plaintextPort() + " not listening";
-        try {
-            while (System.nanoTime() < deadline) {
-                if (!broker.isRunning()) {
-                    lastProblem = "broker container exited with " + exitCodeOf(broker);
-                    break;
-                }
-                if (FreePorts.isListening(ports.plaintextPort())) {
-                    if (admin == null) {
-                        admin = Admin.create(props);
-                    }
-                    try {
-                        Collection<Node> nodes = admin.describeCluster().nodes().get(3, TimeUnit.SECONDS);
-                        if (nodes.stream().anyMatch(n -> n.id() == spec.nodeId())) {
-                            lastStart = Duration.ofNanos(System.nanoTime() - t0);
-                            killedAtNanos = 0;
-                            event("start: ready after " + lastStart.toMillis() + " ms");
-                            return;
-                        }
-                        lastProblem = "describeCluster answered without node " + spec.nodeId() + ": " + nodes;
-                    } catch (Exception e) {
-                        lastProblem = "describeCluster failed: " + e;
-                    }
-                }
-                sleep(200);
-            }
-        } finally {
-            if (admin != null) {
-                admin.close(Duration.ofSeconds(2));
-            }
-        }
-        event("start: not ready: " + lastProblem);
-        String diagnosis = "Kafka " + version + " in container " + broker.getContainerName() + " did not become ready within "
-                + spec.startTimeout().toSeconds() + " s: " + lastProblem + "; work dir " + workDir
-                + "\n--- broker.log tail ---\n" + LocalKafkaBroker.tail(logFile(), 60)
-                + "--- broker.stdout tail ---\n" + LocalKafkaBroker.tail(stdoutFile(), 30);
-        stopQuietly();
-        throw new IllegalStateException(diagnosis);
+    @Override
+    protected void killZooKeeper() {
+        removeQuietly(zooKeeper);
+        zooKeeper = null;
     }
 
     private static String exitCodeOf(GenericContainer<?> c) {
@@ -434,33 +281,6 @@ public final class ContainerKafkaBroker implements KafkaBroker {
         return broker != null && broker.isRunning();
     }
 
-    @Override
-    public String bootstrapServers() {
-        return BrokerConfigs.HOST + ":" + ports.plaintextPort();
-    }
-
-    @Override
-    public String sslBootstrapServers() {
-        if (ports.sslPort() == 0) {
-            throw new IllegalStateException("broker built without withSslListener()");
-        }
-        return BrokerConfigs.HOST + ":" + ports.sslPort();
-    }
-
-    @Override
-    public Map<String, Object> sslClientProperties() {
-        if (tls == null) {
-            throw new IllegalStateException("no SSL listener (withSslListener()) or broker not started yet");
-        }
-        return Map.of(
-                "bootstrap.servers", sslBootstrapServers(),
-                "security.protocol", "SSL",
-                "ssl.truststore.type", "PKCS12",
-                "ssl.truststore.location", tls.trustStore().toString(),
-                "ssl.truststore.password", tls.password(),
-                "ssl.endpoint.identification.algorithm", "");
-    }
-
     /** The broker JVM's process id on the host (the engine's State.Pid: the entrypoint execs the JVM). */
     @Override
     public synchronized long pid() {
@@ -523,44 +343,13 @@ public final class ContainerKafkaBroker implements KafkaBroker {
         return broker == null ? null : broker.getContainerName();
     }
 
-    @Override
-    public Path logFile() {
-        return workDir.resolve("broker.log");
-    }
-
-    @Override
-    public Path stdoutFile() {
-        return workDir.resolve("broker.stdout");
-    }
-
-    @Override
-    public Path workDir() {
-        return workDir;
-    }
-
-    @Override
-    public Path dataDir() {
-        return dataDir;
-    }
-
-    @Override
-    public Duration lastStartDuration() {
-        return lastStart;
-    }
-
-    /** In a one-off container of the broker's version's image (tools from 4.3.1's for 4.4.0, see KafkaClasspath). */
-    @Override
-    public ToolResult runTool(String mainClass, List<String> args, Duration timeout) {
-        KafkaVersion tools = mainClass.startsWith("org.apache.kafka.tools.") ? KafkaClasspath.toolsVersion(version) : version;
-        return runOnce(ContainerImages.kafkaImage(tools), tools, mainClass, args, timeout,
-                mainClass.substring(mainClass.lastIndexOf('.') + 1));
-    }
-
     /** Runs a class to completion in a one-off container with the work dir mounted, as kafka-*.sh tools run. */
-    private ToolResult runOnce(String image, KafkaVersion toolVersion, String mainClass, List<String> args, Duration timeout, String label) {
+    @Override
+    protected ToolResult runJava(KafkaVersion toolVersion, String mainClass, List<String> args, Duration timeout, String label) {
+        String image = ContainerImages.kafkaImage(toolVersion);
         long t0 = System.nanoTime();
-        Path toolsDir = createDirs(workDir.resolve("tools"));
-        Path out = toolsDir.resolve(String.format("%02d-%s.out", toolRuns.incrementAndGet(), label));
+        Path out = toolOutput(label);
+        Path toolsDir = out.getParent();
         Path logConfig = toolsDir.resolve(LoggingConfigs.fileName(toolVersion, "tools"));
         DockerClient docker = DockerClientFactory.instance().client();
         String id = null;
@@ -619,19 +408,11 @@ public final class ContainerKafkaBroker implements KafkaBroker {
     }
 
     @Override
-    public synchronized void close() {
-        stopQuietly();
-    }
-
-    private void stopQuietly() {
-        try {
-            stop();
-        } catch (RuntimeException e) {
-            if (broker != null) removeQuietly(broker);
-            if (zooKeeper != null) removeQuietly(zooKeeper);
-            broker = null;
-            zooKeeper = null;
-        }
+    protected void forceStop() {
+        if (broker != null) removeQuietly(broker);
+        if (zooKeeper != null) removeQuietly(zooKeeper);
+        broker = null;
+        zooKeeper = null;
     }
 
     private static String describe(String image, Map<String, String> env, List<String> command) {
@@ -652,18 +433,6 @@ public final class ContainerKafkaBroker implements KafkaBroker {
         }
     }
 
-    private void event(String what) {
-        append(workDir.resolve("harness.log"), (Instant.now() + " " + what + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static Path createDirs(Path dir) {
-        try {
-            return Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private static Path realPath(Path p) {
         try {
             return p.toRealPath();
@@ -672,17 +441,5 @@ public final class ContainerKafkaBroker implements KafkaBroker {
         }
     }
 
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
 
-    @Override
-    public String toString() {
-        return "ContainerKafkaBroker{kafka " + version + ", " + bootstrapServers() + ", " + workDir + "}";
-    }
 }
