@@ -140,6 +140,16 @@ public final class KafkaClients {
     }
 
     public static long consumeAll(Map<String, Object> config, String topic, boolean fromBeginning, Duration timeout) {
+        return consumeAll(config, topic, fromBeginning, timeout, () -> { });
+    }
+
+    /**
+     * As {@link #consumeAll(Map, String, boolean, Duration)}; {@code positioned} runs once the consumer's
+     * position on every partition is fixed (resolved from the broker, not lazily at the first poll), so a
+     * caller can produce what a tail consumer must see without guessing how long positioning takes.
+     */
+    public static long consumeAll(Map<String, Object> config, String topic, boolean fromBeginning, Duration timeout,
+                                  Runnable positioned) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
@@ -154,6 +164,8 @@ public final class KafkaClients {
             } else {
                 consumer.seekToEnd(partitions);
             }
+            partitions.forEach(tp -> consumer.position(tp, timeout));
+            positioned.run();
             long count = 0;
             while (System.nanoTime() < deadline) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));

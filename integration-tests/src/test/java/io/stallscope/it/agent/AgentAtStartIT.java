@@ -1,44 +1,24 @@
 package io.stallscope.it.agent;
 
-import io.stallscope.it.broker.BrokerSpec;
-import io.stallscope.it.broker.FreePorts;
-import io.stallscope.it.broker.KafkaBroker;
-import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
-import io.stallscope.it.broker.LocalKafkaBroker;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
+import io.stallscope.it.container.BrokerFactory;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
- * The agent given to a real broker at start, as an operator does with KAFKA_OPTS: every point is
- * recorded with the right topic-partition and thread role, served on the Prometheus endpoint,
- * logged as slow ops and emitted as JFR events; the broker log has the start-up line and no agent error.
+ * The agent given to a real broker (a child JVM) at start, as an operator does with KAFKA_OPTS, on the
+ * versions with a changed storage path and on the newest JDK: {@link AgentAtStartCheck}.
  */
 class AgentAtStartIT {
-    static final String TOPIC = "stalls";
-    private static final int RECORDS = 5000;
-    private static final int RECORD_SIZE = 1024;
-
     static Stream<Arguments> brokers() {
         List<Arguments> out = new ArrayList<>();
         for (String v : List.of("2.8.2", "3.4.1", "3.6.2", "3.7.2", "3.9.2", "4.1.2", "4.4.0")) {
@@ -52,107 +32,10 @@ class AgentAtStartIT {
         return out.stream();
     }
 
-    /** Which op each thread role must show for a produce-roll-fetch cycle on this version. */
-    static Map<String, String> expectedOps(KafkaVersion v) {
-        Map<String, String> ops = new LinkedHashMap<>();
-        ops.put("records_append", "request_handler");
-        ops.put("log_roll", "request_handler");
-        ops.put("segment_inactive", "request_handler");
-        ops.put("index_resize", "request_handler");
-        ops.put("snapshot_take", "request_handler");
-        ops.put("snapshot_write", "request_handler");
-        ops.put("segment_read", "request_handler");
-        ops.put("segment_flush", "scheduler");
-        ops.put("transfer_to", "network");
-        ops.put("tls_transfer", "network");
-        if (v.isAtLeast(3, 7, 0)) {
-            ops.put("snapshot_flush", "scheduler"); // KAFKA-15046 moved the snapshot fsync to the flush-log job
-        }
-        return ops;
-    }
-
     @ParameterizedTest(name = "Kafka {0} on {1}")
     @MethodSource("brokers")
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void everyPointIsTimedWithRoleAndPartition(KafkaVersion version, Path jdk) throws Exception {
-        int port = FreePorts.next();
-        Path jfr = Files.createTempDirectory("stallscope-jfr").resolve("broker.jfr");
-        BrokerSpec spec = BrokerSpec.builder(version).javaHome(jdk).name("agent-at-start")
-            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port
-                + ",topic.labels=true,slow.threshold=0,slow.log.per.minute=1000000,jfr.threshold=0")
-            .jvmArg("-XX:StartFlightRecording=filename=" + jfr + ",dumponexit=true,settings=default")
-            .withSslListener()
-            .build();
-        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
-            broker.start();
-            KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
-            assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, RECORD_SIZE)).isEqualTo(RECORDS);
-            assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
-            Map<String, Object> tls = new HashMap<>(KafkaClients.consumerConfig(broker));
-            tls.putAll(broker.sslClientProperties());
-            tls.put("bootstrap.servers", broker.sslBootstrapServers());
-            assertThat(KafkaClients.consumeAll(tls, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
-
-            Map<String, String> expected = expectedOps(version);
-            PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
-                m -> missing(m, TOPIC, expected).isEmpty());
-            assertThat(missing(metrics, TOPIC, expected)).as("ops not seen with their role and partition").isEmpty();
-            assertThat(metrics.sum("stallscope_op_bytes_total", Map.of("op", "records_append", "role", "request_handler")))
-                .isGreaterThanOrEqualTo((double) RECORDS * RECORD_SIZE);
-            assertThat(metrics.sum("stallscope_advice_errors_total", Map.of())).isZero();
-            // histogram buckets from 10 us to 10 s
-            assertThat(metrics.text()).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"1.0E-5\"}")
-                .contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"10.0\"}");
-
-            String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
-            List<String> agentLines = log.lines().filter(AgentLogLines::isAgentLine)
-                .collect(Collectors.toList());
-            String startup = agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (premain)"))
-                .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
-            int points = version.isAtLeast(3, 7, 0) ? 11 : 10;
-            assertThat(startup).contains("in Kafka " + version).contains("instrumented " + points + " of 11 points")
-                .contains("prometheus on http://127.0.0.1:" + port + "/metrics");
-            if (points == 10) {
-                assertThat(startup).contains("snapshot_flush (expected before Kafka 3.7");
-            }
-            assertThat(agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (")))
-                .as("exactly one start-up line").hasSize(1);
-            assertThat(agentLines.stream().filter(l -> l.contains("ERROR"))).as("agent errors").isEmpty();
-            assertThat(agentLines.stream().filter(l -> l.contains("slow op=records_append")
-                && l.contains("role=request_handler") && l.contains("topic=" + TOPIC + " partition=0")
-                && l.contains("bytes="))).as("slow-op lines").isNotEmpty();
-
-            broker.stop(); // dumps the JFR recording
-        }
-        Map<String, Long> events = jfrEventsOnTopic(jfr);
-        assertThat(events).containsKeys("stallscope.RecordsAppend", "stallscope.LogRoll", "stallscope.TransferTo",
-            "stallscope.SegmentFlush", "stallscope.IndexResize");
-    }
-
-    /** (op, role) pairs missing from the per-topic histogram for partition 0 of the topic. */
-    static List<String> missing(PrometheusText metrics, String topic, Map<String, String> expected) {
-        List<String> missing = new ArrayList<>();
-        expected.forEach((op, role) -> {
-            double n = metrics.sum("stallscope_op_topic_seconds_count",
-                Map.of("op", op, "role", role, "topic", topic, "partition", "0"));
-            if (n <= 0) {
-                missing.add(op + "/" + role);
-            }
-        });
-        return missing;
-    }
-
-    private static Map<String, Long> jfrEventsOnTopic(Path jfr) throws Exception {
-        Map<String, Long> counts = new HashMap<>();
-        try (RecordingFile file = new RecordingFile(jfr)) {
-            while (file.hasMoreEvents()) {
-                RecordedEvent e = file.readEvent();
-                String type = e.getEventType().getName();
-                if (type.startsWith("stallscope.") && TOPIC.equals(e.getString("topic")) && e.getInt("partition") == 0) {
-                    counts.merge(type, 1L, Long::sum);
-                }
-            }
-        }
-        return counts;
+        AgentAtStartCheck.run(BrokerFactory.LOCAL, version, jdk, broker -> { });
     }
 }

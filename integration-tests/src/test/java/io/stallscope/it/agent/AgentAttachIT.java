@@ -47,9 +47,9 @@ class AgentAttachIT {
             KafkaClients.produce(broker, TOPIC, 3000, 1024);
             assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(3500);
             PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
-                m -> AgentAtStartIT.missing(m, TOPIC, Map.of("records_append", "request_handler", "log_roll", "request_handler",
+                m -> AgentAtStartCheck.missing(m, TOPIC, Map.of("records_append", "request_handler", "log_roll", "request_handler",
                     "segment_read", "request_handler", "transfer_to", "network", "segment_flush", "scheduler")).isEmpty());
-            assertThat(AgentAtStartIT.missing(metrics, TOPIC, Map.of("records_append", "request_handler",
+            assertThat(AgentAtStartCheck.missing(metrics, TOPIC, Map.of("records_append", "request_handler",
                 "log_roll", "request_handler", "segment_read", "request_handler", "transfer_to", "network",
                 "segment_flush", "scheduler"))).isEmpty();
 

@@ -6,19 +6,16 @@ import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.KafkaVersions;
-import io.stallscope.it.container.ContainerEngine;
+import io.stallscope.it.container.BrokerFactory;
 import io.stallscope.it.container.ContainerImages;
 import io.stallscope.it.container.ContainerKafkaBroker;
+import io.stallscope.it.container.ContainerSuite;
 import io.stallscope.it.container.VersionMatrix;
 import io.stallscope.it.slowdisk.ShimCall;
 import io.stallscope.it.slowdisk.SlowDisk;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import io.stallscope.it.broker.HarnessDirs;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -30,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -52,31 +48,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *
  * <p>Versions: {@link #MATRIX}, or {@code -Dstallscope.container.versions=3.9.2,4.4.0}.
  */
+@Order(3) // last: its README check compares the table the other container tests have filled in too
 class AgentMatrixContainerIT {
     static final List<String> MATRIX = List.of("2.8.2", "3.4.1", "3.6.2", "3.7.2", "3.9.2", "4.0.2", "4.1.2", "4.2.1",
         "4.3.1", "4.4.0");
-    private static final String TOPIC = AgentAtStartIT.TOPIC;
-    private static final int RECORDS = 5000;
-    private static final int RECORD_SIZE = 1024;
-    private static final Pattern INSTRUMENTED = Pattern.compile("instrumented (\\d+) of (\\d+) points");
+        private static final Pattern INSTRUMENTED = Pattern.compile("instrumented (\\d+) of (\\d+) points");
     private static final Pattern SKIPPED = Pattern.compile("skipped \\[(.*?)];");
 
-    private static boolean engineMissing;
-
-    @BeforeAll
-    static void engine() {
-        if (!ContainerEngine.available()) {
-            if (ContainerEngine.required()) {
-                Assertions.fail("CI=true and " + ContainerEngine.missingMessage());
-            }
-            System.err.println("[stallscope-it] SKIPPING the container suite: " + ContainerEngine.missingMessage());
-            engineMissing = true;
-        }
-    }
-
-    /** Each test skips on its own, so that the build's summary counts them as skipped, not as absent. */
     private static void assumeEngine() {
-        Assumptions.assumeFalse(engineMissing, ContainerEngine::missingMessage);
+        ContainerSuite.requireEngine();
     }
 
     /**
@@ -87,7 +67,7 @@ class AgentMatrixContainerIT {
     @AfterAll
     static void readmeShowsThisRun() throws IOException {
         boolean fullRun = System.getProperty("stallscope.container.versions", "").isBlank() && !officialImages();
-        if (!fullRun || engineMissing || VersionMatrix.RUN.anyFailed()) {
+        if (!fullRun || ContainerSuite.engineMissing() || VersionMatrix.RUN.anyFailed()) {
             return; // a partial run cannot judge the whole table; a failed row already fails the suite
         }
         Path table = HarnessDirs.target().resolve(VersionMatrix.FILE);
@@ -185,7 +165,6 @@ class AgentMatrixContainerIT {
             broker.start();
             KafkaClients.createTopic(broker, topic, 1, KafkaClients.SMALL_SEGMENTS);
             assertThat(KafkaClients.produce(broker, topic, records, 1024)).isEqualTo(records);
-            Thread.sleep(2000); // the flush-log jobs the last rolls scheduled
             long rolls;
             try (var files = Files.list(broker.dataDir().resolve(topic + "-0"))) {
                 rolls = files.filter(f -> f.toString().endsWith(".log")).count() - 1;
@@ -194,7 +173,9 @@ class AgentMatrixContainerIT {
             String startup = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
                 .filter(l -> AgentLogLines.isAgentLine(l) && l.contains("active ("))
                 .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
-            PrometheusText metrics = PrometheusText.scrape(port);
+            // the flush-log jobs of the last rolls run after produce returns: wait for them, bounded
+            PrometheusText metrics = Polling.until(Duration.ofSeconds(60), () -> PrometheusText.scrape(port),
+                m -> m.sum("stallscope_op_seconds_count", Map.of("op", "snapshot_flush", "role", "scheduler")) >= rolls);
             double deferred = metrics.sum("stallscope_mitigation_events_total", Map.of("mitigation", "roll-flush", "event", "deferred"));
             double flushedOnScheduler = metrics.sum("stallscope_op_seconds_count", Map.of("op", "snapshot_flush", "role", "scheduler"));
             assertThat(metrics.sum("stallscope_mitigation_events_total", Map.of("mitigation", "roll-flush", "event", "error"))).isZero();
@@ -218,68 +199,16 @@ class AgentMatrixContainerIT {
     }
 
     private void atStart(KafkaVersion version, Path jdk, String jdkLabel) throws Exception {
-        int port = FreePorts.next();
-        // a host path outside the work dir on purpose: the container sees it at the same path
-        Path jfr = Files.createTempDirectory("stallscope-jfr").resolve("broker.jfr");
-        BrokerSpec spec = BrokerSpec.builder(version).javaHome(jdk).name("container-agent")
-            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port
-                + ",topic.labels=true,slow.threshold=0,slow.log.per.minute=1000000,jfr.threshold=0")
-            .jvmArg("-XX:StartFlightRecording=filename=" + jfr + ",dumponexit=true,settings=default")
-            .withSslListener()
-            .build();
-        try (ContainerKafkaBroker broker = new ContainerKafkaBroker(spec)) {
-            broker.start();
+        String startup = AgentAtStartCheck.run(BrokerFactory.CONTAINER, version, jdk, broker -> {
             String cmd = Files.readString(broker.workDir().resolve("broker.cmd"));
             assertThat(cmd).as("the agent goes in through KAFKA_OPTS").contains("KAFKA_OPTS=-javaagent:" + AgentJar.path());
-
-            KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
-            assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, RECORD_SIZE)).isEqualTo(RECORDS);
-            assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
-            Map<String, Object> tls = new HashMap<>(KafkaClients.consumerConfig(broker));
-            tls.putAll(broker.sslClientProperties());
-            tls.put("bootstrap.servers", broker.sslBootstrapServers());
-            assertThat(KafkaClients.consumeAll(tls, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
-
-            String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
-            List<String> agentLines = log.lines().filter(AgentLogLines::isAgentLine).toList();
-            String startup = agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (premain)"))
-                .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
-            Matcher n = INSTRUMENTED.matcher(startup);
-            assertThat(n.find()).as(startup).isTrue();
-            Matcher skipped = SKIPPED.matcher(startup);
-            String skippedText = skipped.find() ? skipped.group(1) : "none";
-            VersionMatrix.RUN.record(version.toString(), jdkLabel, "instrumented", n.group(1) + " of " + n.group(2));
-            VersionMatrix.RUN.record(version.toString(), jdkLabel, "skipped", skippedSummary(skippedText));
-
-            int points = version.isAtLeast(3, 7, 0) ? 11 : 10;
-            assertThat(startup).contains("in Kafka " + version).contains("instrumented " + points + " of 11 points")
-                .contains("prometheus on http://127.0.0.1:" + port + "/metrics");
-            if (points == 10) {
-                assertThat(startup).contains("snapshot_flush (expected before Kafka 3.7");
-            }
-            assertThat(agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (")))
-                .as("exactly one start-up line").hasSize(1);
-            assertThat(agentLines.stream().filter(l -> l.contains("ERROR"))).as("agent errors").isEmpty();
-
-            Map<String, String> expected = AgentAtStartIT.expectedOps(version);
-            PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
-                m -> AgentAtStartIT.missing(m, TOPIC, expected).isEmpty());
-            assertThat(AgentAtStartIT.missing(metrics, TOPIC, expected)).as("ops not seen with their role and partition").isEmpty();
-            assertThat(metrics.sum("stallscope_op_bytes_total", Map.of("op", "records_append", "role", "request_handler")))
-                .isGreaterThanOrEqualTo((double) RECORDS * RECORD_SIZE);
-            assertThat(metrics.sum("stallscope_advice_errors_total", Map.of())).isZero();
-
-            String logAfter = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
-            assertThat(logAfter.lines().filter(l -> l.contains("slow op=records_append")
-                && l.contains("role=request_handler") && l.contains("topic=" + TOPIC + " partition=0")))
-                .as("slow-op lines").isNotEmpty();
-
-            broker.stop(); // SIGTERM from the engine: the JVM exits and dumps the JFR recording
-        }
-        assertThat(jfr).as("JFR recording written by the containerised broker").exists();
-        Map<String, Long> events = jfrEventsOnTopic(jfr);
-        assertThat(events).containsKeys("stallscope.RecordsAppend", "stallscope.LogRoll", "stallscope.TransferTo",
-            "stallscope.SegmentFlush", "stallscope.IndexResize");
+        });
+        Matcher n = INSTRUMENTED.matcher(startup);
+        assertThat(n.find()).as(startup).isTrue();
+        Matcher skipped = SKIPPED.matcher(startup);
+        String skippedText = skipped.find() ? skipped.group(1) : "none";
+        VersionMatrix.RUN.record(version.toString(), jdkLabel, "instrumented", n.group(1) + " of " + n.group(2));
+        VersionMatrix.RUN.record(version.toString(), jdkLabel, "skipped", skippedSummary(skippedText));
     }
 
     /** As an operator during an incident: docker exec into the broker's container, attach with its JDK, detach. */
@@ -308,8 +237,8 @@ class AgentMatrixContainerIT {
             Map<String, String> ops = Map.of("records_append", "request_handler", "log_roll", "request_handler",
                 "segment_read", "request_handler", "transfer_to", "network", "segment_flush", "scheduler");
             PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
-                m -> AgentAtStartIT.missing(m, topic, ops).isEmpty());
-            assertThat(AgentAtStartIT.missing(metrics, topic, ops)).isEmpty();
+                m -> AgentAtStartCheck.missing(m, topic, ops).isEmpty());
+            assertThat(AgentAtStartCheck.missing(metrics, topic, ops)).isEmpty();
 
             var detached = broker.exec(java, "-jar", jar, "detach", pid);
             assertThat(detached.getExitCode()).as(detached.getStdout() + detached.getStderr()).isZero();
@@ -322,20 +251,6 @@ class AgentMatrixContainerIT {
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
             assertThat(log.lines().filter(l -> AgentLogLines.isAgentLine(l) && l.contains("ERROR"))).isEmpty();
         }
-    }
-
-    private static Map<String, Long> jfrEventsOnTopic(Path jfr) throws Exception {
-        Map<String, Long> counts = new HashMap<>();
-        try (RecordingFile file = new RecordingFile(jfr)) {
-            while (file.hasMoreEvents()) {
-                RecordedEvent e = file.readEvent();
-                String type = e.getEventType().getName();
-                if (type.startsWith("stallscope.") && TOPIC.equals(e.getString("topic")) && e.getInt("partition") == 0) {
-                    counts.merge(type, 1L, Long::sum);
-                }
-            }
-        }
-        return counts;
     }
 
     /** "snapshot_flush (expected before Kafka 3.7: there ...), x (y)" -> "snapshot_flush (expected before Kafka 3.7), x (y)". */

@@ -45,9 +45,10 @@ class BrokerLifecycleIT {
             // consumeAll(fromBeginning=false) counts only what arrives after it started.
             KafkaClients.createTopic(broker, "tail", 1, Map.of());
             assertThat(KafkaClients.produce(broker, "tail", 50, 100)).isEqualTo(50);
-            var tail = java.util.concurrent.CompletableFuture.supplyAsync(
-                    () -> KafkaClients.consumeAll(broker, "tail", false, Duration.ofSeconds(8)));
-            Thread.sleep(3_000);
+            var positioned = new java.util.concurrent.CountDownLatch(1);
+            var tail = java.util.concurrent.CompletableFuture.supplyAsync(() -> KafkaClients.consumeAll(
+                    KafkaClients.consumerConfig(broker), "tail", false, Duration.ofSeconds(8), positioned::countDown));
+            assertThat(positioned.await(30, TimeUnit.SECONDS)).as("tail consumer positioned").isTrue();
             assertThat(KafkaClients.produce(broker, "tail", 70, 100)).isEqualTo(70);
             assertThat(tail.get(30, TimeUnit.SECONDS)).isEqualTo(70);
         }

@@ -3,7 +3,7 @@ package io.stallscope.it.mitigate;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
-import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.container.BrokerFactory;
 import io.stallscope.it.slowdisk.SlowDisk;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with the mitigations, not power loss.
  */
 class KillRecoveryIT {
+    /** Where the broker runs: a child JVM here, a container in {@code KillRecoveryContainerIT}. */
+    BrokerFactory brokers() {
+        return BrokerFactory.LOCAL;
+    }
+
     private static final String TOPIC = "kills";
     /** 3 in the default build (each kill costs a restart); -Dstallscope.mitigate.kills=10 for the full run. */
     private static final int KILLS = Integer.getInteger("stallscope.mitigate.kills", 3);
@@ -78,7 +83,7 @@ class KillRecoveryIT {
             .slowFsync("/" + TOPIC + "-0/.*\\.(log|snapshot|index|timeindex)$", Duration.ofMillis(10));
         MitigatedBroker mb = new MitigatedBroker(version, "kills", agentOptions(), disk);
         String context = "Kafka " + version + ", " + agentOptions() + ", seed " + seed;
-        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
+        try (KafkaBroker broker = brokers().create(mb.spec)) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
             List<String> atKills = new ArrayList<>();

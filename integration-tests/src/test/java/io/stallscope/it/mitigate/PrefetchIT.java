@@ -4,7 +4,7 @@ import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
-import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.container.BrokerFactory;
 import io.stallscope.it.slowdisk.PageCache;
 import io.stallscope.it.slowdisk.ShimCall;
 import io.stallscope.it.slowdisk.SlowDisk;
@@ -36,6 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is a different implementation from JDK 17's.
  */
 class PrefetchIT {
+    /** Where the broker runs: a child JVM here, a container in {@code PrefetchContainerIT}. */
+    BrokerFactory brokers() {
+        return BrokerFactory.LOCAL;
+    }
+
     private static final String TOPIC = "warm";
     private static final int RECORDS = 5000;
 
@@ -50,7 +55,7 @@ class PrefetchIT {
         MitigatedBroker mb = new MitigatedBroker(version, "prefetch", prefetch ? "mitigate=prefetch" : "", disk);
         BrokerSpec.Builder builder = mb.spec.toBuilder().javaHome(jdk.equals("newest") ? KafkaJdks.newest() : KafkaJdks.defaultJdk());
         BrokerSpec spec = listener.equals("SSL") ? builder.withSslListener().build() : builder.build();
-        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+        try (KafkaBroker broker = brokers().create(spec)) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
             assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, 1024)).isEqualTo(RECORDS);
