@@ -83,7 +83,7 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
     /** Gets rid of every process, without waiting for a clean shutdown: when {@link #stop} itself failed. */
     protected abstract void forceStop();
 
-    /** Names where the broker runs in messages, e.g. "(/usr/lib/jvm/...)" or "in container x". */
+    /** Names where the broker runs in messages, e.g. "in a child JVM" or "in container x". */
     protected abstract String where();
 
     // --- the shared life cycle ---
@@ -94,7 +94,7 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
             throw new IllegalStateException("Kafka " + version + " " + where() + " already running");
         }
         long t0 = System.nanoTime();
-        event("start: Kafka " + version + " " + where() + " on " + javaHome);
+        event("start: Kafka " + version + " " + where() + ", java home " + javaHome);
         try {
             createDirs(dataDir);
             if (spec.sslListener() && tls == null) {
@@ -228,7 +228,7 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
             }
         }
         event("start: not ready: " + lastProblem);
-        String diagnosis = "Kafka " + version + " " + where() + " did not become ready within "
+        String diagnosis = "Kafka " + version + " " + where() + " (" + javaHome + ") did not become ready within "
                 + spec.startTimeout().toSeconds() + " s: " + lastProblem + "; work dir " + workDir
                 + "\n--- broker.log tail ---\n" + tail(logFile(), 60)
                 + "--- broker.stdout tail ---\n" + tail(stdoutFile(), 30);

@@ -43,7 +43,7 @@ public final class LocalKafkaBroker extends AbstractKafkaBroker {
 
     @Override
     protected String where() {
-        return "(" + javaHome + ")";
+        return "in a child JVM";
     }
 
     @Override
