@@ -39,10 +39,25 @@ final class CaptureDir {
             throw new IOException(dir + " belongs to " + Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName()
                 + ", not to this process's user");
         }
+        removeStaleWork(dir);
         Path work = dir.resolve(".work-" + ProcessHandle.current().pid());
         deleteTree(work); // a previous process with our pid left it behind
         Files.createDirectory(work, privateDir());
         return new CaptureDir(dir, work);
+    }
+
+    /** Work directories of brokers that died without removing theirs (killed, crashed): ours by name, pid gone. */
+    private static void removeStaleWork(Path dir) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, ".work-*")) {
+            for (Path p : entries) {
+                String pid = p.getFileName().toString().substring(".work-".length());
+                if (pid.matches("\\d{1,10}") && !ProcessHandle.of(Long.parseLong(pid)).isPresent()) {
+                    deleteTree(p);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: a leftover is ours and small
+        }
     }
 
     Path dir() {

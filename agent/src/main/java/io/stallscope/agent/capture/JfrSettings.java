@@ -27,13 +27,20 @@ final class JfrSettings {
             s.put(name + "#threshold", "0 ms"); // the agent applies jfr.threshold itself
             s.put(name + "#stackTrace", "false");
         }
-        for (String event : new String[] {"jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.FileWrite", "jdk.FileRead",
-            "jdk.FileForce", "jdk.SocketRead", "jdk.SocketWrite"}) {
+        for (String event : new String[] {"jdk.JavaMonitorEnter", "jdk.ThreadPark"}) {
             s.put(event + "#enabled", "true");
             s.put(event + "#threshold", WAIT_THRESHOLD);
             s.put(event + "#stackTrace", "true");
         }
         if (sample) {
+            // async-profiler's native frames name the syscall; without them, the JDK's I/O events do
+            // (enabling them makes JFR instrument the JDK's file and socket classes: the fallback only)
+            for (String event : new String[] {"jdk.FileWrite", "jdk.FileRead", "jdk.FileForce", "jdk.SocketRead",
+                "jdk.SocketWrite"}) {
+                s.put(event + "#enabled", "true");
+                s.put(event + "#threshold", WAIT_THRESHOLD);
+                s.put(event + "#stackTrace", "true");
+            }
             for (String event : new String[] {"jdk.ExecutionSample", "jdk.NativeMethodSample"}) {
                 s.put(event + "#enabled", "true");
                 s.put(event + "#period", "20 ms");

@@ -36,6 +36,7 @@ public final class StallCapture implements StallListener {
     private CaptureDir dir;
     private ChunkRing ring;
     private ScheduledFuture<?> rotation;
+    private Thread exitHook;
 
     private StallCapture(CaptureSettings settings, CaptureMetrics metrics, BrokerLog log) {
         this.settings = settings;
@@ -52,6 +53,14 @@ public final class StallCapture implements StallListener {
     public static StallCapture start(CaptureSettings settings, MeterRegistry registry, BrokerLog log) {
         StallCapture capture = new StallCapture(settings, new CaptureMetrics(registry), log);
         capture.run(capture::begin);
+        // a broker stopped with SIGTERM: stop the profiler and remove the chunks (captures stay)
+        Thread hook = new Thread(capture::stopAtExit, "stallscope-capture-exit");
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+            capture.exitHook = hook;
+        } catch (IllegalStateException | SecurityException ignored) {
+            // already shutting down
+        }
         return capture;
     }
 
@@ -193,12 +202,27 @@ public final class StallCapture implements StallListener {
 
     /** Stops recording and removes the work directory; capture files stay. Waits a few seconds at most. */
     public void stop() {
+        if (exitHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException ignored) {
+                // shutting down: the hook runs anyway
+            }
+        }
+        halt(10);
+    }
+
+    private void stopAtExit() {
+        halt(3);
+    }
+
+    private void halt(int seconds) {
         live = false;
         try {
             thread.submit(() -> {
                 stopRecording(false);
                 return null;
-            }).get(10, TimeUnit.SECONDS);
+            }).get(seconds, TimeUnit.SECONDS);
         } catch (Exception e) {
             log.warn("profile: the recorder did not stop cleanly (" + e + ")");
         } finally {

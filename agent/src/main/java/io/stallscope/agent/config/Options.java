@@ -123,7 +123,7 @@ public final class Options {
         all.add(new OptionSpec(PROFILE_ENGINE, "auto",
             "Recorder: auto (async-profiler, else JDK Flight Recorder), async-profiler or jfr.",
             Options::profileEngine));
-        all.add(new OptionSpec(PROFILE_INTERVAL, "20ms",
+        all.add(new OptionSpec(PROFILE_INTERVAL, "50ms",
             "Wall-clock sampling interval (1ms to 1s); JDK Flight Recorder samples at its own 20 ms.",
             v -> BoundedValues.durationIn(v, 1_000_000L, 1_000_000_000L)));
         for (String op : opNames()) {
