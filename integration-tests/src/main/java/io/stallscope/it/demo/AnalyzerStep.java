@@ -7,12 +7,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /** {@code analyzer report CAPTURE --html OUT}: the analyzer's launcher, as an operator runs it. */
 final class AnalyzerStep {
     /** The analyzer's exit code, its text report, and where it was written. */
     record Report(int exitCode, String text, Path textFile, Path html) {
     }
+
+    /** " 1. [stalled-op-under-lock] ...": a finding's headline. */
+    private static final Pattern FINDING = Pattern.compile("^ *\\d+\\. \\[");
 
     private final Path launcher;
 
@@ -73,8 +77,6 @@ final class AnalyzerStep {
         }
         return out;
     }
-
-    private static final java.util.regex.Pattern FINDING = java.util.regex.Pattern.compile("^ *\\d+\\. \\[");
 
     private static String cut(String line, int width) {
         return line.length() <= width ? line : line.substring(0, width - 4) + " ...";

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -179,7 +180,7 @@ final class DemoRun {
         });
     }
 
-    private void analyze(CaptureSupport capture, java.util.Optional<Path> chosen) throws IOException, InterruptedException {
+    private void analyze(CaptureSupport capture, Optional<Path> chosen) throws IOException, InterruptedException {
         if (chosen.isEmpty()) {
             say("demo: nothing to analyze: " + (capture.available() ? "no capture was written" : capture.reason()));
             say("demo: (on a capture the step is: " + analyzer.launcher() + " report CAPTURE.jfr --html timeline.html)");

@@ -1,6 +1,10 @@
 package io.stallscope.it.demo;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Acknowledgement latencies of a producer's records with their send times, so that any interval of the
@@ -47,16 +51,16 @@ final class LatencyLog {
     }
 
     /** Writes "sent_s,latency_ms" per record sent from {@code from} on, seconds counted from {@code from}. */
-    void writeCsv(java.nio.file.Path file, long from) throws java.io.IOException {
+    void writeCsv(Path file, long from) throws IOException {
         StringBuilder sb = new StringBuilder("sent_s,latency_ms\n");
         synchronized (this) {
             for (int i = 0; i < size; i++) {
                 if (sentAt[i] >= from) {
-                    sb.append(String.format(java.util.Locale.ROOT, "%.4f,%.3f%n", (sentAt[i] - from) / 1e9, latency[i] / 1e6));
+                    sb.append(String.format(Locale.ROOT, "%.4f,%.3f%n", (sentAt[i] - from) / 1e9, latency[i] / 1e6));
                 }
             }
         }
-        java.nio.file.Files.writeString(file, sb);
+        Files.writeString(file, sb);
     }
 
     private static double ms(long[] sorted, double q) {

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -92,7 +93,7 @@ final class LocalTarget implements DemoTarget {
             for (Path f : rolled) {
                 bytes += Files.size(f);
             }
-            return String.format(java.util.Locale.ROOT, "evicted the backlog's %d rolled segments (%.0f MiB) from the page cache",
+            return String.format(Locale.ROOT, "evicted the backlog's %d rolled segments (%.0f MiB) from the page cache",
                 rolled.size(), bytes / (double) (1 << 20));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + dir, e);

@@ -1,6 +1,8 @@
 package io.stallscope.it.demo;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
@@ -12,7 +14,7 @@ import java.util.Locale;
  */
 final class StallScenario {
     /** What one run measured over its stall phase. */
-    record Result(String label, java.time.Instant stallStart, LatencyLog.Stats producer, List<OpHistograms.Row> ops,
+    record Result(String label, Instant stallStart, LatencyLog.Stats producer, List<OpHistograms.Row> ops,
                   long producerFailures, double catchUpMib, double catchUpSeconds, boolean caughtUp, String mitigations) {
     }
 
@@ -35,7 +37,7 @@ final class StallScenario {
      * @param csv     where to write the steady producer's latency per record (from the steady phase on)
      * @param atStall run when the stall phase begins (an on-demand capture), or null
      */
-    Result run(DemoTarget target, String label, java.nio.file.Path csv, Runnable atStall) throws Exception {
+    Result run(DemoTarget target, String label, Path csv, Runnable atStall) throws Exception {
         String bootstrap = target.bootstrap();
         view.note(String.format(Locale.ROOT, "demo: [%s] writing a backlog of %d MiB into %s ...", label, plan.backlogMib(),
             topics.backlog));
@@ -55,7 +57,7 @@ final class StallScenario {
                 plan.batchRate(), topics.orders, 1024.0 / plan.batchRate(), plan.stall().toSeconds()));
             OpHistograms before = target.metrics().histograms();
             long t0 = System.nanoTime();
-            java.time.Instant stallStart = java.time.Instant.now();
+            Instant stallStart = Instant.now();
             if (atStall != null) {
                 atStall.run();
             }
