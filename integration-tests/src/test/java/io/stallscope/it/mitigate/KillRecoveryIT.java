@@ -103,8 +103,13 @@ class KillRecoveryIT {
                         assertThat(m.event("segment-flush-delay", "deferred")).as(context + ": deferred flushes").isPositive();
                     }
                     if (ROLL_FLUSH && !KafkaVersion.of(version).isAtLeast(3, 7, 0)) {
-                        assertThat(m.event("roll-flush", "deferred")).as(context + ": snapshots pending at the kill")
-                            .isGreaterThan(m.event("roll-flush", "flushed"));
+                        assertThat(m.event("roll-flush", "deferred")).as(context + ": snapshots deferred").isPositive();
+                        if (FLUSH_DELAYED) {
+                            // the deferred segment flush holds the snapshots' fsync back too; alone, the
+                            // flush-log job fsyncs them milliseconds after the roll, so a kill rarely meets one
+                            assertThat(m.event("roll-flush", "deferred")).as(context + ": snapshots pending at the kill")
+                                .isGreaterThan(m.event("roll-flush", "flushed"));
+                        }
                     }
                     atKills.add(String.format("kill %d: %.0f flushes deferred, %.0f snapshots deferred / %.0f fsynced,"
                             + " %.0f fetches warmed", kill, m.event("segment-flush-delay", "deferred"),
