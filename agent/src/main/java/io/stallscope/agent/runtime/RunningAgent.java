@@ -81,8 +81,15 @@ final class RunningAgent {
         StallCapture capture = null;
         CaptureSettings captureSettings = null;
         if (options.profile()) {
-            captureSettings = CaptureSettings.from(options);
-            capture = StallCapture.start(captureSettings, registry, log);
+            try {
+                captureSettings = CaptureSettings.from(options);
+                capture = StallCapture.start(captureSettings, registry, log);
+            } catch (Throwable t) {
+                // the rest of the agent runs without captures
+                problems.add("profile=on not started (" + t + ")");
+                capture = null;
+                captureSettings = null;
+            }
         }
         Hooks.install(new OpRecorder(metrics, roles, options, log, jfr, capture, captureSettings));
         Instrumenter instrumenter = new Instrumenter(inst, log);
