@@ -33,8 +33,9 @@ final class SimulatedDisk {
     /** What is simulated, for the screen. */
     static String describe(DemoTopics topics) {
         return String.format(Locale.ROOT, "simulated slow disk (LD_PRELOAD shim, not a real disk): every fsync of a file of %s"
-                + " waits %d ms first; every sendfile/pread of %s segment pages not in the page cache waits %d ms + %d ms"
-                + " per cold MiB (about 25 MiB/s); the backlog is evicted from the page cache before the catch-up",
+                + " waits %d ms first; a sendfile/pread of %s segments that reads pages not in the page cache waits %d ms"
+                + " + %d ms per cold MiB (a busy disk, about 25 MiB/s; readahead off for those files); the backlog's"
+                + " rolled segments are evicted from the page cache before the catch-up",
             topics.orders, FSYNC.toMillis(), topics.backlog, COLD_READ.toMillis(), COLD_READ_PER_MIB.toMillis());
     }
 
