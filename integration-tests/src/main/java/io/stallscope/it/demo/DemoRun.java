@@ -156,7 +156,7 @@ final class DemoRun {
         broker.start();
         say(String.format(Locale.ROOT, "demo: broker %s up in %.1f s; agent metrics on %s", broker.bootstrap(),
             broker.broker().lastStartDuration().toMillis() / 1000.0, broker.metrics().uri()));
-        broker.agentLines().forEach(l -> say("demo: the agent says: " + shorten(l, 400)));
+        broker.agentLines().forEach(l -> say("demo: the agent says: " + l));
         topics.create(broker.bootstrap());
         written.add("broker (log " + broker.broker().logFile().getFileName() + ", data, the agent's lines): "
             + broker.broker().workDir());

@@ -57,11 +57,11 @@ final class LocalTarget implements DemoTarget {
         return agentOptions;
     }
 
-    /** The agent's own lines from the broker log: what it instrumented, which mitigations are on. */
+    /** The agent's start-up line from the broker log, summed up (see {@link AgentStartLine}). */
     List<String> agentLines() {
         try (Stream<String> lines = Files.readAllLines(broker.logFile(), StandardCharsets.ISO_8859_1).stream()) {
-            return lines.filter(l -> l.contains("Stallscope ") && (l.contains(" active (") || l.contains("mitigat")))
-                .map(l -> l.substring(l.indexOf("Stallscope ")))
+            return lines.filter(l -> l.contains("Stallscope ") && l.contains(" active ("))
+                .flatMap(l -> AgentStartLine.summary(l.substring(l.indexOf("Stallscope "))).stream())
                 .toList();
         } catch (IOException e) {
             return List.of();
