@@ -60,6 +60,10 @@ public final class DemoMain implements Callable<Integer> {
         description = "redraw the live table in place (always: a terminal) or print snapshots of it (never)")
     String ansi;
 
+    @Option(names = "--columns", paramLabel = "N", defaultValue = "120",
+        description = "the terminal's width, for redrawing in place (scripts/demo passes it)")
+    int columns;
+
     @Option(names = "--agent", paramLabel = "JAR", defaultValue = "agent/target/stallscope-agent.jar",
         description = "the agent jar (default ${DEFAULT-VALUE})")
     Path agentJar;
@@ -105,7 +109,7 @@ public final class DemoMain implements Callable<Integer> {
             case "never" -> false;
             default -> System.console() != null;
         };
-        LiveView view = new LiveView(System.out, redraw, Duration.ofSeconds(5));
+        LiveView view = new LiveView(System.out, redraw, Duration.ofSeconds(5), columns);
         DemoRun run = new DemoRun(shortPlan ? DemoPlan.SHORT : DemoPlan.FULL, dir, view, agentJar.toAbsolutePath(),
             new AnalyzerStep(analyzer.toAbsolutePath()));
         try {

@@ -154,7 +154,7 @@ final class DemoRun {
         current = broker;
         say("demo: starting Kafka " + version + " on 127.0.0.1 with the agent (" + broker.agentOptions() + ") ...");
         broker.start();
-        say(String.format(Locale.ROOT, "demo: broker %s up in %.1f s; agent metrics on %s", broker.bootstrap(),
+        say(String.format(Locale.ROOT, "demo: broker %s up in %.1f s; the live table comes from the agent's %s", broker.bootstrap(),
             broker.broker().lastStartDuration().toMillis() / 1000.0, broker.metrics().uri()));
         broker.agentLines().forEach(l -> say("demo: the agent says: " + l));
         topics.create(broker.bootstrap());

@@ -12,14 +12,17 @@ final class LiveView {
     private final PrintStream out;
     private final boolean ansi;
     private final long everyNanos;
+    private final int width;
     private int drawnLines;
     private long lastPrinted;
     private String last = "";
 
-    LiveView(PrintStream out, boolean ansi, Duration every) {
+    /** @param width the terminal's columns: redrawn lines are cut to fit, a wrapped line would break the redraw */
+    LiveView(PrintStream out, boolean ansi, Duration every, int width) {
         this.out = out;
         this.ansi = ansi;
         this.everyNanos = every.toNanos();
+        this.width = Math.max(20, width);
     }
 
     boolean ansi() {
@@ -28,6 +31,9 @@ final class LiveView {
 
     /** Shows the block now (terminal) or when a snapshot is due (otherwise). */
     synchronized void show(String block) {
+        if (ansi) {
+            block = fit(block);
+        }
         last = block;
         if (ansi) {
             erase();
@@ -63,6 +69,12 @@ final class LiveView {
         drawnLines = 0;
         last = "";
         lastPrinted = 0;
+    }
+
+    private String fit(String block) {
+        StringBuilder sb = new StringBuilder();
+        block.lines().forEach(l -> sb.append(l.length() < width ? l : l.substring(0, width - 1)).append('\n'));
+        return sb.toString();
     }
 
     private void erase() {

@@ -110,14 +110,13 @@ final class StallScenario {
     private String block(DemoTarget target, String title, OpHistograms phaseStart, long t0, long now, Duration length,
                          LatencyLog latencies, CatchUpConsumer consumer, PacedProducer steady) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "-- %s: %d/%d s -- the agent's op latencies since this phase began"
-            + " (%s)%n", title, (now - t0) / 1_000_000_000L, length.toSeconds(), target.metrics().uri()));
+        sb.append(String.format(Locale.ROOT, "-- %s, %d/%d s: the agent's op latencies since the phase began --%n", title,
+            (now - t0) / 1_000_000_000L, length.toSeconds()));
         sb.append(OpTable.format(target.metrics().histograms().since(phaseStart), slow));
         LatencyLog.Stats recent = latencies.between(Math.max(t0, now - RECENT.toNanos()), now);
         LatencyLog.Stats phase = latencies.between(t0, now);
-        sb.append(String.format(Locale.ROOT, "steady producer: last %d s p50 %s p99 %s max %s | this phase p99 %s max %s,"
-                + " %d acked%n", RECENT.toSeconds(), ms(recent.p50()), ms(recent.p99()), ms(recent.max()), ms(phase.p99()),
-            ms(phase.max()), steady.acked()));
+        sb.append(String.format(Locale.ROOT, "steady producer: last %d s p50 %s p99 %s max %s | phase p99 %s max %s%n",
+            RECENT.toSeconds(), ms(recent.p50()), ms(recent.p99()), ms(recent.max()), ms(phase.p99()), ms(phase.max())));
         if (consumer != null) {
             sb.append(String.format(Locale.ROOT, "late consumer: %.0f of %d MiB read%s%n", consumer.bytesRead() / (double) (1 << 20),
                 plan.backlogMib(), consumer.caughtUp() ? String.format(Locale.ROOT, ", caught up in %.1f s", consumer.seconds()) : ""));

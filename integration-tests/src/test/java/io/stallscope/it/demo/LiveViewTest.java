@@ -20,7 +20,7 @@ class LiveViewTest {
 
     @Test
     void onATerminalEachRedrawMovesUpOverThePreviousBlockAndClearsIt() {
-        LiveView view = new LiveView(out, true, Duration.ofSeconds(5));
+        LiveView view = new LiveView(out, true, Duration.ofSeconds(5), 80);
 
         view.show("a\nb\nc\n");
         view.show("a\nb2\n");
@@ -34,14 +34,24 @@ class LiveViewTest {
     }
 
     @Test
-    void inAPipeItPrintsASnapshotAtMostEveryIntervalAndTheFinalState() {
-        LiveView view = new LiveView(out, false, Duration.ofHours(1));
+    void onATerminalLinesAreCutToItsWidthSoThatNoneWrapsAndBreaksTheRedraw() {
+        LiveView view = new LiveView(out, true, Duration.ofSeconds(5), 25);
 
-        view.show("first\n");
+        view.show("x".repeat(40) + "\nshort\n");
+        view.show("y\n");
+
+        assertThat(printed()).isEqualTo("x".repeat(24) + "\nshort\n" + "\033[2F\033[J" + "y\n");
+    }
+
+    @Test
+    void inAPipeItPrintsASnapshotAtMostEveryIntervalAndTheFinalState() {
+        LiveView view = new LiveView(out, false, Duration.ofHours(1), 20);
+
+        view.show("first, longer than the width: not cut in a pipe\n");
         view.show("second\n"); // within the interval: not printed
         view.note("a note");
         view.finish("final\n");
 
-        assertThat(printed()).isEqualTo("first\n\n" + "a note\n" + "final\n\n").doesNotContain("\033");
+        assertThat(printed()).isEqualTo("first, longer than the width: not cut in a pipe\n\n" + "a note\n" + "final\n\n").doesNotContain("\033");
     }
 }
