@@ -18,6 +18,9 @@
   var lanes = D.threads.slice();
   var laneIndex = {};
   var selected = null;
+  // Agent spans by thread, so drawing a lane looks at its own spans only.
+  var spansOf = {};
+  D.spans.forEach(function (sp) { (spansOf[sp.th] = spansOf[sp.th] || []).push(sp); });
   var width = 800;
 
   function lockColor(i) { return PALETTE[i % PALETTE.length]; }
@@ -112,8 +115,8 @@
           samplesDrawn++;
         }
       }
-      D.spans.forEach(function (sp) {
-        if (sp.th !== th.id || sp.e < view.from || sp.s > view.to) return;
+      (spansOf[th.id] || []).forEach(function (sp) {
+        if (sp.e < view.from || sp.s > view.to) return;
         var x0 = px(sp.s), w = Math.max(2, px(sp.e) - px(sp.s));
         ctx.fillStyle = 'rgba(0,137,123,0.45)';
         ctx.fillRect(x0, y + 1, w, 5);
@@ -197,7 +200,7 @@
 
   /** The agent spans of a thread covering time t (within a tolerance, for hovering thin spans). */
   function spansAt(thId, t, tol) {
-    return D.spans.filter(function (sp) { return sp.th === thId && sp.s - tol <= t && sp.e + tol >= t; });
+    return (spansOf[thId] || []).filter(function (sp) { return sp.s - tol <= t && sp.e + tol >= t; });
   }
 
   function select(t) {
