@@ -44,7 +44,8 @@ record Scrape(String text) {
     /** Cumulative bucket counts of the op's histogram by upper bound (seconds), +Inf last. */
     java.util.TreeMap<Double, Double> buckets(String op, String role) {
         java.util.TreeMap<Double, Double> out = new java.util.TreeMap<>();
-        Pattern le = Pattern.compile("le=\"([^\"]+)\"");
+        // the le label alone: role="..." also ends in le="
+        Pattern le = Pattern.compile("(?:^|,)le=\"([^\"]+)\"");
         for (String line : text.split("\n")) {
             Matcher m = SAMPLE.matcher(line);
             if (line.startsWith("#") || !m.find() || !m.group(1).equals("stallscope_op_seconds_bucket")) {
