@@ -25,7 +25,9 @@ import static org.assertj.core.groups.Tuple.tuple;
  * The simulated slow disk itself, no Kafka: a child JVM under the LD_PRELOAD shim does each call on a
  * file matching the shim's patterns and on one that does not, cold and warm. Only matching fsyncs and
  * matching reads of pages not in the page cache may be delayed; everything else runs at the real
- * disk's speed. Eviction and residency are checked with mincore through the pagecache tool.
+ * disk's speed. Eviction and residency are checked with mincore through the pagecache tool. A call the
+ * shim delays takes at least DELAY_MS, so one that took less was not delayed: the bound is not tighter
+ * because a loaded machine stretches real calls too (a warm read took 326 ms at load average 22).
  */
 class SlowDiskShimTest {
     private static final long DELAY_MS = 300;
@@ -59,7 +61,7 @@ class SlowDiskShimTest {
     void delaysFsyncAndFdatasyncOfMatchingFilesOnly() {
         assertThat(millis.get("fsync_match")).isGreaterThanOrEqualTo(DELAY_MS);
         assertThat(millis.get("fdatasync_match")).isGreaterThanOrEqualTo(DELAY_MS);
-        assertThat(millis.get("fsync_other")).isLessThan(DELAY_MS / 2);
+        assertThat(millis.get("fsync_other")).isLessThan(DELAY_MS);
         assertThat(calls).filteredOn(c -> c.call().equals("fsync")).hasSize(1)
             .allMatch(c -> c.path().endsWith("data.slow"));
         assertThat(calls).filteredOn(c -> c.call().equals("fdatasync")).hasSize(1);
@@ -68,10 +70,10 @@ class SlowDiskShimTest {
     @Test
     void delaysColdReadsOnlyWhilePagesAreNotResident() {
         assertThat(millis.get("pread_cold_match")).isGreaterThanOrEqualTo(DELAY_MS);
-        assertThat(millis.get("pread_warm_match")).isLessThan(DELAY_MS / 2);
-        assertThat(millis.get("pread_cold_other")).isLessThan(DELAY_MS / 2);
+        assertThat(millis.get("pread_warm_match")).isLessThan(DELAY_MS);
+        assertThat(millis.get("pread_cold_other")).isLessThan(DELAY_MS);
         assertThat(millis.get("sendfile_cold_match")).isGreaterThanOrEqualTo(DELAY_MS);
-        assertThat(millis.get("sendfile_warm_match")).isLessThan(DELAY_MS / 2);
+        assertThat(millis.get("sendfile_warm_match")).isLessThan(DELAY_MS);
 
         List<ShimCall> reads = new ArrayList<>(calls);
         reads.removeIf(c -> !c.call().equals("pread") && !c.call().equals("sendfile"));
