@@ -68,6 +68,9 @@ public final class Analyzer {
             });
             spans.merge(p.spans);
         }
+        // The same filter as Worker.handle: the convoy counts only waits the analysis counts.
+        spans.addConvoys(recorded.all(), w -> w.end >= o.from() && w.start <= o.to() && w.duration() >= o.minWaitNanos()
+                && o.threadMatches(rec.threadName(w.thread)));
         List<Wait> waits = LongestWaits.longest(workers.stream().map(w -> w.retained).toList(), RETAINED_WAITS);
         waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread));
         List<Contention> contentions = new ArrayList<>(byLock.values());

@@ -55,7 +55,7 @@ final class FindingDetector {
         for (Contention c : a.contentions()) {
             List<Contention.HolderShare> holders = new ArrayList<>();
             for (Contention.HolderShare h : c.holders()) {
-                if (h.storageCount > 0) holders.add(h);
+                if (h.storageCount > 0 && !KafkaThreads.isTool(rec.threadName(h.thread))) holders.add(h);
             }
             if (holders.isEmpty()) continue;
             // The holder behind the most waiting speaks for the lock; the others are listed as evidence.
@@ -126,7 +126,7 @@ final class FindingDetector {
             if (e.thread() >= 0 && e.end() >= o.from() && e.start() <= o.to()) io.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
         }
         for (ThreadInfo t : rec.threads) {
-            if (!o.threadMatches(t.name())) continue;
+            if (!o.threadMatches(t.name()) || KafkaThreads.isTool(t.name())) continue;
             String role = KafkaThreads.role(t.name());
             long interval = a.intervals()[t.file()];
             Map<IoOp, long[]> time = new EnumMap<>(IoOp.class);

@@ -13,6 +13,16 @@ public final class KafkaThreads {
     private KafkaThreads() {
     }
 
+    /**
+     * Threads of the tools watching the broker, never the subject of a Kafka finding: the Stallscope agent's own
+     * ({@code stallscope-capture} writes and syncs the capture file), the JDK's Flight Recorder's and async-profiler's.
+     */
+    private static final Pattern TOOL = Pattern.compile("^(stallscope-|JFR |Async-profiler )");
+
+    public static boolean isTool(String name) {
+        return name != null && TOOL.matcher(name).find();
+    }
+
     public static String role(String name) {
         if (name == null) return "other";
         if (NETWORK.matcher(name).find()) return "network";

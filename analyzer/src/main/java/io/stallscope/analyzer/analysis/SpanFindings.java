@@ -37,6 +37,7 @@ final class SpanFindings {
 
     void add(List<Finding> out) {
         Set<Span> anchored = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<SpanStalls.Stall> stalls = this.stalls.stream().filter(s -> !KafkaThreads.isTool(rec.threadName(s.span.thread()))).toList();
         List<Finding> stalledOps = new ArrayList<>();
         for (SpanStalls.Stall s : stalls.subList(0, Math.min(stalls.size(), MAX_PER_KIND))) stalledOps.add(stalled(s));
         if (stalls.size() > MAX_PER_KIND) {
@@ -59,7 +60,7 @@ final class SpanFindings {
         stalls.forEach(s -> anchored.add(s.span));
         List<Span> slow = new ArrayList<>();
         for (Span s : rec.spans) {
-            if (s.duration() >= SLOW_OP_NANOS && !anchored.contains(s) && s.end() >= a.options().from()
+            if (s.duration() >= SLOW_OP_NANOS && !anchored.contains(s) && !KafkaThreads.isTool(rec.threadName(s.thread())) && s.end() >= a.options().from()
                     && s.start() <= a.options().to()) slow.add(s);
         }
         slow.sort(Comparator.comparingLong(Span::duration).reversed().thenComparingLong(Span::start));
@@ -79,9 +80,17 @@ final class SpanFindings {
         // The thread's own samples inside the op say best where it sat; else the holder attribution's.
         IoOp sat = sampled != null && sampled.op.storage() ? sampled.op : h != null ? h.op() : IoOp.NONE;
         String in = sat.storage() ? "; it sat in " + sat.syscall + "(2)" : "";
-        String summary = String.format(Locale.ROOT, "%s %s on %s%s while %d %s waited for its lock %s (%s in total, longest %s)%s",
+        String each = waiters.stream().limit(8).map(e -> String.format(Locale.ROOT, "%.1f", e.getValue()[0] / 1e6))
+                .collect(java.util.stream.Collectors.joining(", ")) + (waiters.size() > 8 ? ", ..." : "") + " ms";
+        int[] by = new int[3];
+        waiters.forEach(e -> by[howIndex(e.getValue()[2])]++);
+        List<String> hows = new ArrayList<>();
+        for (int i = 0; i < by.length; i++) {
+            if (by[i] > 0) hows.add(by[i] + " " + HOW[i]);
+        }
+        String summary = String.format(Locale.ROOT, "%s %s on %s%s while %d %s waited for its lock %s (%s in total, longest %s; per waiter %s; %s)%s",
                 s.opName(), ms(s.duration()), thread, forPartition(s), waiters.size(), noun, st.mainLock(),
-                ms(st.waitNanos), ms(st.longestWait), in);
+                ms(st.waitNanos), ms(st.longestWait), each, String.join(", ", hows), in);
         List<String> threads = new ArrayList<>();
         threads.add(thread);
         waiters.forEach(e -> threads.add(rec.threadName(e.getKey())));
@@ -99,10 +108,22 @@ final class SpanFindings {
         if (sampled != null) evidence.add(sampled.text);
         for (Map.Entry<Integer, long[]> e : waiters.subList(0, Math.min(waiters.size(), 8))) {
             long[] v = e.getValue();
-            evidence.add(String.format(Locale.ROOT, "waiter %s waited %s over %d wait%s during the op", rec.threadName(e.getKey()),
-                    ms(v[0]), v[1], v[1] == 1 ? "" : "s"));
+            evidence.add(String.format(Locale.ROOT, "waiter %s waited %s over %d wait%s during the op (%s)", rec.threadName(e.getKey()),
+                    ms(v[0]), v[1], v[1] == 1 ? "" : "s", HOW_EVIDENCE[howIndex(v[2])]));
         }
         return new Finding(Finding.STALLED_OP_UNDER_LOCK, summary, threads, evidence, st.waitNanos);
+    }
+
+    /** How a waiter was tied to the stalled thread, the surest first (docs/analyzer.md explains each). */
+    private static final String[] HOW = {"recorded (previousOwner)", "inferred from the recorded convoy", "inferred from samples"};
+    private static final String[] HOW_EVIDENCE = {
+        "recorded: its jdk.JavaMonitorEnter previousOwner is the holder",
+        "inferred from the recorded convoy: it queued on the same monitor while the holder held it",
+        "inferred from samples inside the locked method"};
+
+    /** A waiter counted both ways is reported by its surest tie. */
+    private static int howIndex(long how) {
+        return (how & SpanStalls.Stall.RECORDED) != 0 ? 0 : (how & SpanStalls.Stall.CONVOY) != 0 ? 1 : 2;
     }
 
     private Finding slowOp(Span s) {

@@ -72,6 +72,50 @@ final class SpanStalls {
         }
     }
 
+    /**
+     * Adds the convoy behind each stalled span. JFR's previousOwner names only the thread that released the monitor
+     * just before the waiter got it: in a convoy A (stalled) -> B -> C -> D only B names A, though C and D queued
+     * during A's hold too. A held the monitor at least from the span's start until the first wait naming it (and
+     * overlapping the span) ended, or the span's end if later; a recorded wait by another thread on the same lock that
+     * overlaps that hold and ended no earlier than it (a waiter that got the monitor meanwhile was not waiting for A)
+     * counts for the overlap. Run once, after the waits were added, over the recorded waits in event order.
+     */
+    void addConvoys(List<Wait> recorded, java.util.function.Predicate<Wait> counted) {
+        Map<String, List<Stall>> holding = new HashMap<>();
+        for (Stall st : stalls.values()) st.holdEnds.keySet().forEach(k -> holding.computeIfAbsent(k, x -> new ArrayList<>()).add(st));
+        if (holding.isEmpty()) return;
+        Map<String, List<Wait>> byLock = new HashMap<>();
+        for (Wait w : recorded) {
+            if (holding.containsKey(w.lockKey) && counted.test(w)) byLock.computeIfAbsent(w.lockKey, k -> new ArrayList<>()).add(w);
+        }
+        byLock.forEach((key, waits) -> {
+            waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread));
+            long longestWait = waits.stream().mapToLong(Wait::duration).max().orElse(0);
+            for (Stall st : holding.get(key)) {
+                int holder = st.span.thread();
+                long from = st.span.start();
+                long to = Math.max(st.span.end(), st.holdEnds.get(key));
+                // Waits starting before the hold ends, back while one could still reach into it.
+                int lo = 0, hi = waits.size() - 1, i = -1;
+                while (lo <= hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (waits.get(mid).start < to) {
+                        i = mid;
+                        lo = mid + 1;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                for (; i >= 0 && waits.get(i).start >= from - longestWait; i--) {
+                    Wait w = waits.get(i);
+                    if (w.thread == holder || w.recordedOwner == holder || w.end < to) continue;
+                    long overlap = Math.min(w.end, to) - Math.max(w.start, from);
+                    if (overlap > 0) st.addConvoy(w, overlap);
+                }
+            }
+        });
+    }
+
     private static int lastStartingBefore(Span[] spans, long t) {
         int lo = 0, hi = spans.length - 1, found = -1;
         while (lo <= hi) {
@@ -100,8 +144,15 @@ final class SpanStalls {
         long waitNanos;
         int waitCount;
         long longestWait;
-        /** Waiting thread -> {nanos, waits}. */
+        /** Waiting thread -> {nanos, waits, how (bits: RECORDED, CONVOY, SAMPLED)}. */
         final Map<Integer, long[]> waiters = new HashMap<>();
+        static final long RECORDED = 1, CONVOY = 2, SAMPLED = 4;
+        /**
+         * Per lock whose recorded waits name the span's thread as previousOwner: when the first of them ended. Each
+         * got the monitor after the thread released it, so it held the monitor at least until then. (Not the last: in
+         * a real capture two waiters of one convoy both named the stalled thread.)
+         */
+        final Map<String, Long> holdEnds = new HashMap<>();
         /** Lock label -> {nanos}; and the site each lock is taken at. */
         final Map<String, long[]> locks = new LinkedHashMap<>();
         final Map<String, String> sites = new HashMap<>();
@@ -117,11 +168,9 @@ final class SpanStalls {
             waitNanos += overlap;
             waitCount++;
             longestWait = Math.max(longestWait, overlap);
-            long[] n = waiters.computeIfAbsent(w.thread, k -> new long[2]);
-            n[0] += overlap;
-            n[1]++;
-            locks.computeIfAbsent(w.lockLabel, k -> new long[1])[0] += overlap;
-            sites.putIfAbsent(w.lockLabel, w.siteLabel);
+            boolean recorded = w.recorded && w.recordedOwner == span.thread();
+            tally(w, overlap, recorded ? RECORDED : SAMPLED);
+            if (recorded) holdEnds.merge(w.lockKey, w.end, Math::min);
             long rank = overlap + (w.holder.op().storage() ? Long.MAX_VALUE / 4 : 0);
             if (rank > tellingRank) {
                 tellingRank = rank;
@@ -129,15 +178,34 @@ final class SpanStalls {
             }
         }
 
+        /** A wait in the convoy behind the span's thread: it queued on the same monitor while that thread held it. */
+        void addConvoy(Wait w, long overlap) {
+            waitNanos += overlap;
+            waitCount++;
+            longestWait = Math.max(longestWait, overlap);
+            tally(w, overlap, CONVOY);
+        }
+
+        private void tally(Wait w, long overlap, long how) {
+            long[] n = waiters.computeIfAbsent(w.thread, k -> new long[3]);
+            n[0] += overlap;
+            n[1]++;
+            n[2] |= how;
+            locks.computeIfAbsent(w.lockLabel, k -> new long[1])[0] += overlap;
+            sites.putIfAbsent(w.lockLabel, w.siteLabel);
+        }
+
         void merge(Stall o) {
             waitNanos += o.waitNanos;
             waitCount += o.waitCount;
             longestWait = Math.max(longestWait, o.longestWait);
             o.waiters.forEach((t, v) -> {
-                long[] n = waiters.computeIfAbsent(t, k -> new long[2]);
+                long[] n = waiters.computeIfAbsent(t, k -> new long[3]);
                 n[0] += v[0];
                 n[1] += v[1];
+                n[2] |= v[2];
             });
+            o.holdEnds.forEach((k, v) -> holdEnds.merge(k, v, Math::min));
             o.locks.forEach((l, v) -> locks.computeIfAbsent(l, k -> new long[1])[0] += v[0]);
             o.sites.forEach(sites::putIfAbsent);
             if (o.tellingRank > tellingRank) {

@@ -47,9 +47,23 @@ public final class WaitFinder {
         // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
         Map<String, Wait> recordedAtSite = new HashMap<>();
         List<Wait> recorded = new ArrayList<>();
+        // An event whose stackTrace is null (seen in a JDK chunk for waits begun before the chunk did) still names
+        // its monitor by class and address: it is taken where the other events on that monitor say it is.
+        Map<String, Wait> knownSite = new HashMap<>();
+        List<Wait> events = new ArrayList<>();
         for (LockEvent e : rec.locks) {
             Wait w = fromEvent(e);
             if (w == null) continue;
+            events.add(w);
+            if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, w);
+        }
+        for (Wait event : events) {
+            Wait w = event;
+            Wait known = w.siteMethod.equals("?") ? knownSite.get(w.lockKey) : null;
+            if (known != null) {
+                w = new Wait(w.file, w.thread, w.start, w.end, w.lockKey, known.lockLabel, w.lockType, known.siteMethod,
+                        known.siteLabel, w.stack, true, w.recordedOwner);
+            }
             recorded.add(w);
             recordedByThread.computeIfAbsent(w.thread, k -> new ArrayList<>()).add(w);
             recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);

@@ -243,7 +243,8 @@ class LayoutTest {
         assertThat(first.evidence().get(0)).contains("records_append on data-plane-kafka-request-handler-3 at +0.020 s for 480.0 ms, orders-7, 1024 bytes");
         assertThat(first.evidence()).anySatisfy(e -> assertThat(e).startsWith("holder data-plane-kafka-request-handler-3 (recorded")
                 .contains("in fsync(2)").contains("demo.Broker.force0"));
-        assertThat(first.evidence()).anySatisfy(e -> assertThat(e).isEqualTo("waiter data-plane-kafka-request-handler-1 waited 400.0 ms over 1 wait during the op"));
+        assertThat(first.evidence()).anySatisfy(e -> assertThat(e).isEqualTo("waiter data-plane-kafka-request-handler-1 waited 400.0 ms over 1 wait during the op"
+                + " (recorded: its jdk.JavaMonitorEnter previousOwner is the holder)"));
         assertThat(a.findings()).filteredOn(f -> f.kind().equals("stalled-op-under-lock")).hasSize(1);
         assertThat(a.findings()).filteredOn(f -> f.kind().equals("slow-op")).singleElement().satisfies(f -> {
             assertThat(f.summary()).isEqualTo("segment_flush 150.0 ms on kafka-scheduler-0 for orders-2; no thread waited on it");
@@ -267,5 +268,66 @@ class LayoutTest {
                 .contains(" 1. [stalled-op-under-lock] records_append 480.0 ms on data-plane-kafka-request-handler-3")
                 .contains("Agent ops (3 spans, longest first):")
                 .containsPattern("records_append +480\\.0 ms +at \\+0\\.020 s +data-plane-kafka-request-handler-3 +orders-7 +1024 bytes");
+    }
+    /**
+     * A convoy, as a broker records it: handler 3's records_append runs from 20 ms to 500 ms under the partition
+     * monitor and handler 3 releases it at 510 ms. Handlers 1, 2, 4 and 5 queue on that monitor at 30-60 ms and get it
+     * in turn: only handler 1's event names handler 3 as previousOwner, the others name the one before them. Handler
+     * 6 waits on another monitor meanwhile, and handler 7's wait (named behind handler 1) ends while handler 3 still
+     * held the monitor, so neither waited for handler 3. The first event on the monitor has no stack trace.
+     */
+    @Test
+    void everyWaiterInTheConvoyBehindAStalledHolderIsCounted() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        for (int i = 1; i <= 7; i++) j.thread(i, "data-plane-kafka-request-handler-" + i);
+        int waiter = j.stack("append", "handle");
+        int write = j.stack("write0", "append", "handle");
+        for (int t = 30; t < 500; t += 10) j.sample(t * 1_000_000L, 3, write, false);
+        long ms = 1_000_000L;
+        j.monitorEnter(50 * ms, 480 * ms, 4, 0, 2, 0xabc0);
+        j.monitorEnter(30 * ms, 480 * ms, 1, waiter, 3, 0xabc0);
+        j.monitorEnter(40 * ms, 480 * ms, 2, waiter, 1, 0xabc0);
+        j.monitorEnter(60 * ms, 480 * ms, 5, waiter, 4, 0xabc0);
+        j.monitorEnter(40 * ms, 400 * ms, 6, waiter, 1, 0xdef0);
+        j.monitorEnter(100 * ms, 50 * ms, 7, waiter, 1, 0xabc0);
+        j.append(500 * ms, 3, 480 * ms, "orders", 7);
+        Analysis a = Analyzer.analyze(read(write("convoy.jfr", j.chunk())), Options.defaults());
+
+        io.stallscope.analyzer.analysis.Finding f = a.findings().get(0);
+        assertThat(f.kind()).isEqualTo("stalled-op-under-lock");
+        // Handler 1 for the op (470 ms); the others from when they queued until handler 3 let go at 510 ms.
+        assertThat(f.summary()).startsWith("records_append 480.0 ms on data-plane-kafka-request-handler-3 for orders-7 while 4 handlers waited for its lock")
+                .contains("(monitor, taken in demo.Broker.append)")
+                .contains("(1850.0 ms in total, longest 470.0 ms; per waiter 470.0, 470.0, 460.0, 450.0 ms; "
+                        + "1 recorded (previousOwner), 3 inferred from the recorded convoy)");
+        assertThat(f.threads().get(0)).isEqualTo("data-plane-kafka-request-handler-3");
+        assertThat(f.threads()).containsExactlyInAnyOrder("data-plane-kafka-request-handler-3", "data-plane-kafka-request-handler-1",
+                "data-plane-kafka-request-handler-2", "data-plane-kafka-request-handler-4", "data-plane-kafka-request-handler-5");
+        assertThat(f.evidence()).contains(
+                "waiter data-plane-kafka-request-handler-1 waited 470.0 ms over 1 wait during the op (recorded: its jdk.JavaMonitorEnter previousOwner is the holder)",
+                "waiter data-plane-kafka-request-handler-2 waited 470.0 ms over 1 wait during the op (inferred from the recorded convoy: it queued on the same monitor while the holder held it)",
+                "waiter data-plane-kafka-request-handler-4 waited 460.0 ms over 1 wait during the op (inferred from the recorded convoy: it queued on the same monitor while the holder held it)",
+                "waiter data-plane-kafka-request-handler-5 waited 450.0 ms over 1 wait during the op (inferred from the recorded convoy: it queued on the same monitor while the holder held it)");
+        assertThat(f.weightNanos()).isEqualTo(1850 * ms);
+        // The stackless first event takes its monitor's site from the others.
+        assertThat(a.contentions()).allSatisfy(c -> assertThat(c.label).doesNotContain("?"));
+    }
+
+    /** The agent's capture thread and the JDK recorder's threads sync their own files: that is no Kafka finding. */
+    @Test
+    void theToolsOwnThreadsAreNeverTheSubjectOfAFinding() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "stallscope-capture");
+        j.thread(2, "JFR Recorder Thread");
+        j.thread(3, "data-plane-kafka-request-handler-1");
+        int fsync = j.stack("force0", "flush", "roll", "write");
+        for (int i = 0; i < 10; i++) {
+            j.sample(i * 10_000_000L, 1, fsync, true);
+            j.sample(i * 10_000_000L, 2, fsync, true);
+        }
+        j.sample(0, 3, j.stack("compute", "handle"), false);
+        Analysis a = Analyzer.analyze(read(write("tools.jfr", j.chunk())), Options.defaults());
+        assertThat(a.findings()).noneMatch(f -> f.threads().contains("stallscope-capture") || f.threads().contains("JFR Recorder Thread"));
+        assertThat(a.findings()).noneMatch(f -> f.kind().equals("fsync-on-produce-path"));
     }
 }

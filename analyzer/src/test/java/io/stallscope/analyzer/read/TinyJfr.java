@@ -58,9 +58,14 @@ final class TinyJfr {
     }
 
     void monitorEnter(long atNanos, long durationNanos, long thread, int stack, long previousOwner) {
+        monitorEnter(atNanos, durationNanos, thread, stack, previousOwner, 0xabc0);
+    }
+
+    /** A wait for the monitor at {@code address}; stack 0 is an event without a stack trace. */
+    void monitorEnter(long atNanos, long durationNanos, long thread, int stack, long previousOwner, long address) {
         Buf b = new Buf();
         b.varlong(MONITOR).varlong(ticks(atNanos)).varlong(durationNanos * ticksPerSecond / 1_000_000_000L)
-                .varlong(thread).varlong(stack).varlong(1).varlong(previousOwner).varlong(0xabc0);
+                .varlong(thread).varlong(stack).varlong(1).varlong(previousOwner).varlong(address);
         event(b);
     }
 
