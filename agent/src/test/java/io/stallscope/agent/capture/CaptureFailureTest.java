@@ -31,9 +31,15 @@ class CaptureFailureTest {
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             StallCapture capture = StallCapture.start(settings, registry, BrokerLog.get());
-            Thread.sleep(1500);
+            // the directory is opened on the capture thread: wait, bounded, until it has failed
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (registry.get("stallscope_captures").tag("result", "error").counter().count() < 1
+                && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
             capture.stalled(Op.RECORDS_APPEND, 500_000_000L, "data-plane-kafka-request-handler-1", null);
             capture.stalled(Op.RECORDS_APPEND, 500_000_000L, "data-plane-kafka-request-handler-2", null);
+            // longer than the 1 s after-window: a capture the stalls wrongly scheduled would have run by now
             Thread.sleep(1500);
             capture.stop();
         } finally {
