@@ -217,7 +217,11 @@ final class FindingDetector {
 
     private final Map<Integer, Boolean> rollFrames = new HashMap<>();
     private static final String[] INDEX = {"AbstractIndex.resize", "AbstractIndex.trimToValidSize", "forceUnmap"};
-    private static final String[] ROLL = {"roll", "Roll"};
+    /**
+     * Kafka's roll methods (Log/UnifiedLog/LocalLog.roll, maybeRoll) and Scala's lambdas in them
+     * ({@code $anonfun$roll$1}); a substring match would also take "Controller" or "scroll" for a roll.
+     */
+    private static final java.util.Set<String> ROLL_METHODS = java.util.Set.of("roll", "maybeRoll");
 
     /** Per stack id: 0 not yet looked at, 1 index work, 2 not. An array: this runs for every sample. */
     private byte[] indexStacks = new byte[0];
@@ -233,8 +237,18 @@ final class FindingDetector {
     /** A segment roll on the stack. */
     private boolean roll(int stack) {
         Boolean b = rollFrames.get(stack);
-        if (b == null) rollFrames.put(stack, b = scanFrames(stack, ROLL));
+        if (b == null) rollFrames.put(stack, b = rollMethodOnStack(stack));
         return b;
+    }
+
+    private boolean rollMethodOnStack(int stack) {
+        for (int f : rec.stacks.frames(stack)) {
+            String n = rec.frames.name(f);
+            for (String part : n.substring(n.lastIndexOf('.') + 1).split("\\$")) {
+                if (ROLL_METHODS.contains(part)) return true;
+            }
+        }
+        return false;
     }
 
     private boolean scanFrames(int stack, String... parts) {

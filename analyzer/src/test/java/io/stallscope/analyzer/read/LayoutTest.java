@@ -206,6 +206,25 @@ class LayoutTest {
         assertThat(a.findings()).noneMatch(f -> f.threads().contains("data-plane-kafka-request-handler-2"));
     }
 
+    /** "roll" inside a name ("Controller", "scroll") is not a segment roll; Kafka's roll methods and their lambdas are. */
+    @Test
+    void onlyKafkasRollMethodsMakeAnFsyncASegmentRoll() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "controller-event-thread");
+        j.thread(2, "kafka-scheduler-0");
+        int controller = j.stack("force0", "flush", "KafkaController.processControllerChange", "scrollTo");
+        int lambda = j.stack("force0", "flush", "$anonfun$roll$1", "run");
+        for (int i = 0; i < 10; i++) {
+            j.sample(i * 10_000_000L, 1, controller, true);
+            j.sample(i * 10_000_000L, 2, lambda, true);
+        }
+        Analysis a = Analyzer.analyze(read(write("controller.jfr", j.chunk())), Options.defaults());
+        assertThat(a.findings()).filteredOn(f -> f.kind().equals("fsync-on-produce-path")).singleElement().satisfies(f -> {
+            assertThat(f.threads()).containsExactly("kafka-scheduler-0");
+            assertThat(f.summary()).contains("segment roll");
+        });
+    }
+
     /**
      * Handler 3's records_append on orders-7 runs from 20 ms to 500 ms while it holds the partition monitor
      * (its samples sit in force0, i.e. fsync); handlers 1 and 2 wait for it (recorded previousOwner = 3), handler
