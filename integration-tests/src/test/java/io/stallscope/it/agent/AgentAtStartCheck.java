@@ -1,5 +1,6 @@
 package io.stallscope.it.agent;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
@@ -87,7 +88,7 @@ final class AgentAtStartCheck {
             assertThat(KafkaClients.consumeAll(tls, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
 
             Map<String, String> expected = expectedOps(version);
-            PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
+            PrometheusScrape metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusScrape.scrape(port),
                 m -> missing(m, TOPIC, expected).isEmpty());
             assertThat(missing(metrics, TOPIC, expected)).as("ops not seen with their role and partition").isEmpty();
             assertThat(metrics.sum("stallscope_op_bytes_total", Map.of("op", "records_append", "role", "request_handler")))
@@ -125,7 +126,7 @@ final class AgentAtStartCheck {
     }
 
     /** (op, role) pairs missing from the per-topic histogram for partition 0 of the topic. */
-    static List<String> missing(PrometheusText metrics, String topic, Map<String, String> expected) {
+    static List<String> missing(PrometheusScrape metrics, String topic, Map<String, String> expected) {
         List<String> missing = new ArrayList<>();
         expected.forEach((op, role) -> {
             double n = metrics.sum("stallscope_op_topic_seconds_count",

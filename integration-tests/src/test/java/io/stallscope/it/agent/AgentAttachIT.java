@@ -1,5 +1,6 @@
 package io.stallscope.it.agent;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
@@ -46,7 +47,7 @@ class AgentAttachIT {
 
             KafkaClients.produce(broker, TOPIC, 3000, 1024);
             assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(3500);
-            PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
+            PrometheusScrape metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusScrape.scrape(port),
                 m -> AgentAtStartCheck.missing(m, TOPIC, Map.of("records_append", "request_handler", "log_roll", "request_handler",
                     "segment_read", "request_handler", "transfer_to", "network", "segment_flush", "scheduler")).isEmpty());
             assertThat(AgentAtStartCheck.missing(metrics, TOPIC, Map.of("records_append", "request_handler",
@@ -59,7 +60,7 @@ class AgentAttachIT {
             AgentCommand.Result detached = AgentCommand.run(KafkaJdks.defaultJdk(), "detach", Long.toString(broker.pid()));
             assertThat(detached.exitCode()).as(detached.output()).isZero();
             assertThat(detached.output()).contains("detached").contains("restored the original code of");
-            assertThatThrownBy(() -> PrometheusText.scrape(port)).isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> PrometheusScrape.scrape(port)).isInstanceOf(IOException.class);
 
             // the broker still works, without the agent
             assertThat(broker.isRunning()).isTrue();

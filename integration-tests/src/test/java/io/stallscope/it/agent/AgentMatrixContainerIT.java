@@ -1,5 +1,6 @@
 package io.stallscope.it.agent;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaClients;
@@ -174,7 +175,7 @@ class AgentMatrixContainerIT {
                 .filter(l -> AgentLogLines.isAgentLine(l) && l.contains("active ("))
                 .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
             // the flush-log jobs of the last rolls run after produce returns: wait for them, bounded
-            PrometheusText metrics = Polling.until(Duration.ofSeconds(60), () -> PrometheusText.scrape(port),
+            PrometheusScrape metrics = Polling.until(Duration.ofSeconds(60), () -> PrometheusScrape.scrape(port),
                 m -> m.sum("stallscope_op_seconds_count", Map.of("op", "snapshot_flush", "role", "scheduler")) >= rolls);
             double deferred = metrics.sum("stallscope_mitigation_events_total", Map.of("mitigation", "roll-flush", "event", "deferred"));
             double flushedOnScheduler = metrics.sum("stallscope_op_seconds_count", Map.of("op", "snapshot_flush", "role", "scheduler"));
@@ -236,14 +237,14 @@ class AgentMatrixContainerIT {
             assertThat(KafkaClients.consumeAll(broker, topic, true, Duration.ofSeconds(60))).isEqualTo(3500);
             Map<String, String> ops = Map.of("records_append", "request_handler", "log_roll", "request_handler",
                 "segment_read", "request_handler", "transfer_to", "network", "segment_flush", "scheduler");
-            PrometheusText metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusText.scrape(port),
+            PrometheusScrape metrics = Polling.until(Duration.ofSeconds(30), () -> PrometheusScrape.scrape(port),
                 m -> AgentAtStartCheck.missing(m, topic, ops).isEmpty());
             assertThat(AgentAtStartCheck.missing(metrics, topic, ops)).isEmpty();
 
             var detached = broker.exec(java, "-jar", jar, "detach", pid);
             assertThat(detached.getExitCode()).as(detached.getStdout() + detached.getStderr()).isZero();
             assertThat(detached.getStdout() + detached.getStderr()).contains("detached");
-            assertThatThrownBy(() -> PrometheusText.scrape(port)).isInstanceOf(IOException.class);
+            assertThatThrownBy(() -> PrometheusScrape.scrape(port)).isInstanceOf(IOException.class);
 
             assertThat(broker.isRunning()).isTrue();
             KafkaClients.produce(broker, topic, 1000, 1024);

@@ -1,5 +1,6 @@
 package io.stallscope.it.examples;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.HarnessDirs;
@@ -39,7 +40,7 @@ class ExampleQueriesIT {
     private static final Pattern LEGEND_LABEL = Pattern.compile("\\{\\{\\s*(?:\\$labels\\.)?([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
 
     private KafkaBroker broker;
-    private ScrapedMetrics scrape;
+    private PrometheusScrape scrape;
 
     @BeforeAll
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -61,7 +62,7 @@ class ExampleQueriesIT {
         KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
         assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, RECORD_SIZE)).isEqualTo(RECORDS);
         assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
-        scrape = ScrapedMetrics.scrape(port);
+        scrape = PrometheusScrape.scrape(port);
         Files.writeString(broker.workDir().resolve("examples-scrape.txt"), scrape.text());
         String log = Files.readString(broker.logFile());
         assertThat(log).contains("prometheus on http://127.0.0.1:" + port + "/metrics").contains("prefetch");
@@ -94,7 +95,7 @@ class ExampleQueriesIT {
         for (ExampleQueries.Query q : ExampleQueries.ruleQueries()) {
             for (PromQl.Selector s : PromQl.parse(q.expr()).selectors()) {
                 double count = 0;
-                for (ScrapedMetrics.Series series : scrape.series(s.metric())) {
+                for (PrometheusScrape.Series series : scrape.series(s.metric())) {
                     if (matches(s, series) && "+Inf".equals(series.labels().get("le"))) {
                         count += series.value();
                     }
@@ -125,7 +126,7 @@ class ExampleQueriesIT {
     private double count(String op, String role) {
         return scrape.series("stallscope_op_seconds_count").stream()
             .filter(s -> op.equals(s.labels().get("op")) && role.equals(s.labels().get("role")))
-            .mapToDouble(ScrapedMetrics.Series::value).sum();
+            .mapToDouble(PrometheusScrape.Series::value).sum();
     }
 
     private List<String> problems(List<ExampleQueries.Query> queries) {
@@ -144,7 +145,7 @@ class ExampleQueriesIT {
     }
 
     /** Whether a series satisfies every matcher of a selector (=, !=, =~, !~; regexes anchored as in PromQL). */
-    static boolean matches(PromQl.Selector selector, ScrapedMetrics.Series series) {
+    static boolean matches(PromQl.Selector selector, PrometheusScrape.Series series) {
         for (PromQl.Matcher m : selector.matchers()) {
             String v = series.labels().getOrDefault(m.label(), "");
             boolean ok = switch (m.op()) {

@@ -1,5 +1,6 @@
 package io.stallscope.it.examples;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -37,7 +38,7 @@ class PromQlTest {
 
     @Test
     void queryCheckNamesUnservedMetricsLabelsAndValues() {
-        ScrapedMetrics scrape = ScrapedMetrics.parse(String.join("\n",
+        PrometheusScrape scrape = PrometheusScrape.parse(String.join("\n",
             "# TYPE stallscope_op_seconds histogram",
             "stallscope_op_seconds_bucket{op=\"transfer_to\",role=\"network\",le=\"+Inf\"} 3.0",
             "stallscope_op_seconds_count{op=\"transfer_to\",role=\"network\"} 3.0", ""));

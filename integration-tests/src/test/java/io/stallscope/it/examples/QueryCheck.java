@@ -1,5 +1,6 @@
 package io.stallscope.it.examples;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +20,7 @@ final class QueryCheck {
     }
 
     /** Problems found, each naming where the query comes from; empty if the query fits the scrape. */
-    static List<String> problems(String where, String expr, ScrapedMetrics scrape) {
+    static List<String> problems(String where, String expr, PrometheusScrape scrape) {
         List<String> problems = new ArrayList<>();
         PromQl.Query query = PromQl.parse(expr);
         if (query.selectors().isEmpty()) {
@@ -69,7 +70,7 @@ final class QueryCheck {
     }
 
     /** The labels a query's result can carry: its grouping labels, or all labels of its metrics. */
-    static Set<String> resultLabels(String expr, ScrapedMetrics scrape) {
+    static Set<String> resultLabels(String expr, PrometheusScrape scrape) {
         PromQl.Query query = PromQl.parse(expr);
         Set<String> out = new HashSet<>(query.groupingLabels());
         if (out.isEmpty()) {

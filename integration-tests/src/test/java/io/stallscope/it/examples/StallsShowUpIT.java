@@ -1,5 +1,6 @@
 package io.stallscope.it.examples;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
@@ -127,7 +128,7 @@ class StallsShowUpIT {
         for (ExampleQueries.Query q : ExampleQueries.dashboard()) {
             dashboardResults.put(q.where(), prometheus.query(q.expr().replace("$instance", ".*")));
         }
-        Files.writeString(dir.resolve("scrape.txt"), ScrapedMetrics.scrape(agentPort).text());
+        Files.writeString(dir.resolve("scrape.txt"), PrometheusScrape.scrape(agentPort).text());
         broker.stop();
         brokerLog = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
         rolls = analyze("rolls");
