@@ -28,6 +28,8 @@ public final class HolderAttributor {
     /** This thread's view of {@link #sites}: a plain map, as every wait looks its site up. */
     private final Map<Integer, Map<String, SiteIndex>> localSites = new HashMap<>();
     private final long[] threadWeight;
+    /** Per thread: its last candidate's position in the current window (valid while the thread is touched). */
+    private final int[] lastOf;
     private int[] touched = new int[64];
     private int touchedCount;
 
@@ -37,6 +39,7 @@ public final class HolderAttributor {
         this.classifier = classifier;
         this.intervals = intervals;
         this.threadWeight = new long[rec.threads.size()];
+        this.lastOf = new int[rec.threads.size()];
         this.threadsByFile = new HashMap<>();
         this.ioByThread = new HashMap<>();
         this.sites = new java.util.concurrent.ConcurrentHashMap<>();
@@ -52,6 +55,7 @@ public final class HolderAttributor {
         this.classifier = shared.classifier;
         this.intervals = shared.intervals;
         this.threadWeight = new long[rec.threads.size()];
+        this.lastOf = new int[rec.threads.size()];
         this.threadsByFile = shared.threadsByFile;
         this.ioByThread = shared.ioByThread;
         this.sites = shared.sites;
@@ -94,19 +98,30 @@ public final class HolderAttributor {
             attributeByLanes(w, from, to, interval);
             return;
         }
-        // Two passes over the window with reused arrays: weights per thread, then the winner's stacks.
+        // One pass over the window with reused arrays: weights per thread, each candidate chained to the previous
+        // one of its thread; then only the winner's chain is walked to tally its stacks.
         // Samples inside the wait count four times those in the margins, which may show the next holder.
         int first = site.firstAtOrAfter(from);
         touchedCount = 0;
         long total = 0;
+        int[] lastOf = this.lastOf;
         for (int i = first; i < site.size && site.time[i] <= to; i++) {
             int t = site.thread[i];
             if (t == w.thread) continue;
             long weight = weightIn(site, i, to, interval, w);
+            int k = i - first;
+            if (k >= chainPrev.length) {
+                chainPrev = Arrays.copyOf(chainPrev, Math.max(k + 1, chainPrev.length * 2));
+                chainWeight = Arrays.copyOf(chainWeight, chainPrev.length);
+            }
             if (threadWeight[t] == 0) {
                 if (touchedCount == touched.length) touched = Arrays.copyOf(touched, touchedCount * 2);
                 touched[touchedCount++] = t;
+                lastOf[t] = -1;
             }
+            chainPrev[k] = lastOf[t];
+            chainWeight[k] = weight;
+            lastOf[t] = k;
             threadWeight[t] += weight;
             total += weight;
         }
@@ -119,13 +134,13 @@ public final class HolderAttributor {
         long bestWeight = threadWeight[best];
         for (int k = 0; k < touchedCount; k++) threadWeight[touched[k]] = 0;
         // The winner's stacks in the window are few: tally them in reused arrays, not maps (millions of waits).
+        // The sums do not depend on the order of the walk, nor does the pick below (most weight, then lowest id).
         int distinct = 0;
         long[] opWeight = this.opWeight;
         Arrays.fill(opWeight, 0);
-        for (int i = first; i < site.size && site.time[i] <= to; i++) {
-            if (site.thread[i] != best) continue;
-            long weight = weightIn(site, i, to, interval, w);
-            int st = site.stack[i];
+        for (int c = lastOf[best]; c >= 0; c = chainPrev[c]) {
+            long weight = chainWeight[c];
+            int st = site.stack[first + c];
             opWeight[classifier.io(st).ordinal()] += weight;
             int k = 0;
             while (k < distinct && tallyStack[k] != st) k++;
@@ -169,6 +184,9 @@ public final class HolderAttributor {
     private static final IoOp[] OPS = IoOp.values();
     private final long[] opWeight = new long[OPS.length];
     private int[] tallyStack = new int[16];
+    /** Per window position: the previous candidate of the same thread (-1 for none) and the candidate's weight. */
+    private int[] chainPrev = new int[256];
+    private long[] chainWeight = new long[256];
     private long[] tallyWeight = new long[16];
 
     /** The slow way, for sites too broad to index: every thread's samples in the window. */

@@ -126,12 +126,18 @@ public final class WaitFinder {
     /** Per file, per stack id: millions of waiting samples share a few stacks. */
     private final Map<Integer, Site[]> sites = new HashMap<>();
 
+    /** The last file's array, so a run of one thread's samples skips the map (and the boxing of its key). */
+    private int lastFile = -1;
+    private Site[] lastSites;
+
     private Site siteOf(int file, int stack, LockWaitSite s) {
-        Site[] byStack = sites.get(file);
+        Site[] byStack = file == lastFile ? lastSites : sites.get(file);
         if (byStack == null || stack >= byStack.length) {
             byStack = byStack == null ? new Site[rec.stacks.size()] : Arrays.copyOf(byStack, rec.stacks.size());
             sites.put(file, byStack);
         }
+        lastFile = file;
+        lastSites = byStack;
         Site site = byStack[stack];
         if (site == null) byStack[stack] = site = site(file, stack, s);
         return site;

@@ -17,11 +17,19 @@ public final class Samples {
      * exactly as reading the chunk there would have.
      */
     private final boolean flat;
-    private long[] fTime;
-    private int[] fThread;
-    private int[] fStack;
-    private byte[] fState;
-    private int[] fWeight;
+    /** Arrival-order samples in blocks of {@link #FLAT_BLOCK}: growing allocates a block and never copies. */
+    private static final int FLAT_SHIFT = 16;
+    private static final int FLAT_BLOCK = 1 << FLAT_SHIFT;
+    private long[][] fTime;
+    private int[][] fThread;
+    private int[][] fStack;
+    private byte[][] fState;
+    private int[][] fWeight;
+    private long[] cTime;
+    private int[] cThread;
+    private int[] cStack;
+    private byte[] cState;
+    private int[] cWeight;
 
     public Samples() {
         this(false);
@@ -30,11 +38,11 @@ public final class Samples {
     private Samples(boolean flat) {
         this.flat = flat;
         if (flat) {
-            fTime = new long[1024];
-            fThread = new int[1024];
-            fStack = new int[1024];
-            fState = new byte[1024];
-            fWeight = new int[1024];
+            fTime = new long[4][];
+            fThread = new int[4][];
+            fStack = new int[4][];
+            fState = new byte[4][];
+            fWeight = new int[4][];
         }
     }
 
@@ -45,34 +53,60 @@ public final class Samples {
 
     /** Adds this (arrival-order) store's samples to {@code target}, mapping thread and stack ids. */
     public void replayInto(Samples target, int[] threadMap, int[] stackMap) {
-        for (int i = 0; i < total; i++) {
-            target.add(fTime[i], threadMap[fThread[i]], stackMap[fStack[i]], State.of(fState[i]), fWeight[i]);
+        for (int b = 0; b * FLAT_BLOCK < total; b++) {
+            long[] time = fTime[b];
+            int[] thread = fThread[b];
+            int[] stack = fStack[b];
+            byte[] state = fState[b];
+            int[] weight = fWeight[b];
+            int n = Math.min(FLAT_BLOCK, total - b * FLAT_BLOCK);
+            for (int i = 0; i < n; i++) target.addOrdinal(time[i], threadMap[thread[i]], stackMap[stack[i]], state[i], weight[i]);
         }
     }
 
     public void add(long timeNanos, int threadId, int stackId, State st, int weight) {
         if (flat) {
-            if (total == fTime.length) {
-                int n = total * 2;
-                fTime = Arrays.copyOf(fTime, n);
-                fThread = Arrays.copyOf(fThread, n);
-                fStack = Arrays.copyOf(fStack, n);
-                fState = Arrays.copyOf(fState, n);
-                fWeight = Arrays.copyOf(fWeight, n);
-            }
-            fTime[total] = timeNanos;
-            fThread[total] = threadId;
-            fStack[total] = stackId;
-            fState[total] = (byte) st.ordinal();
-            fWeight[total] = weight;
+            int i = total & (FLAT_BLOCK - 1);
+            if (i == 0) newFlatBlock();
+            cTime[i] = timeNanos;
+            cThread[i] = threadId;
+            cStack[i] = stackId;
+            cState[i] = (byte) st.ordinal();
+            cWeight[i] = weight;
             total++;
             return;
         }
+        addOrdinal(timeNanos, threadId, stackId, (byte) st.ordinal(), weight);
+    }
+
+    private void newFlatBlock() {
+        int b = total >>> FLAT_SHIFT;
+        if (b == fTime.length) {
+            fTime = Arrays.copyOf(fTime, b * 2);
+            fThread = Arrays.copyOf(fThread, b * 2);
+            fStack = Arrays.copyOf(fStack, b * 2);
+            fState = Arrays.copyOf(fState, b * 2);
+            fWeight = Arrays.copyOf(fWeight, b * 2);
+        }
+        fTime[b] = cTime = new long[FLAT_BLOCK];
+        fThread[b] = cThread = new int[FLAT_BLOCK];
+        fStack[b] = cStack = new int[FLAT_BLOCK];
+        fState[b] = cState = new byte[FLAT_BLOCK];
+        fWeight[b] = cWeight = new int[FLAT_BLOCK];
+    }
+
+    private void addOrdinal(long timeNanos, int threadId, int stackId, byte st, int weight) {
+        Lane l = threadId < lanes.length ? lanes[threadId] : null;
+        if (l == null) l = newLane(threadId);
+        l.add(timeNanos, stackId, st, weight);
+        total++;
+    }
+
+    private Lane newLane(int threadId) {
         if (threadId >= lanes.length) lanes = Arrays.copyOf(lanes, Math.max(threadId + 1, lanes.length * 2));
         Lane l = lanes[threadId];
         if (l == null) l = lanes[threadId] = new Lane();
-        l.add(timeNanos, stackId, st, weight);
-        total++;
+        return l;
     }
 
     public int size() {
@@ -130,6 +164,33 @@ public final class Samples {
         }
 
         void add(long t, int s, State st, int w) {
+            add(t, s, (byte) st.ordinal(), w);
+        }
+
+        /** The common case inline (a block with room, compact times); anything else goes to {@link #addSlow}. */
+        void add(long t, int s, byte st, int w) {
+            int b = size >>> SHIFT;
+            int i = size & MASK;
+            int[] m;
+            if (wide != null || b >= micros.length || (m = micros[b]) == null || i == m.length) {
+                addSlow(t, s, st, w);
+                return;
+            }
+            long off = Math.floorDiv(t - base[b], 1000L);
+            if (off > Integer.MAX_VALUE || off < Integer.MIN_VALUE) {
+                addSlow(t, s, st, w);
+                return;
+            }
+            if (t < last) sorted = false;
+            last = t;
+            m[i] = (int) off;
+            stack[b][i] = s;
+            state[b][i] = st;
+            weight[b][i] = (char) Math.min(w, Character.MAX_VALUE);
+            size++;
+        }
+
+        private void addSlow(long t, int s, byte st, int w) {
             int b = size >>> SHIFT;
             int i = size & MASK;
             if (b == base.length) {
@@ -160,7 +221,7 @@ public final class Samples {
             last = t;
             micros[b][i] = (int) off;
             stack[b][i] = s;
-            state[b][i] = (byte) st.ordinal();
+            state[b][i] = st;
             weight[b][i] = (char) Math.min(w, Character.MAX_VALUE);
             size++;
         }
@@ -216,16 +277,11 @@ public final class Samples {
             int[] order = new int[size];
             for (int i = 0; i < size; i++) order[i] = i;
             sortByKey(order, t);
-            int[] s = new int[size];
-            byte[] st = new byte[size];
-            char[] w = new char[size];
-            for (int i = 0; i < size; i++) {
-                s[i] = stack(order[i]);
-                st[i] = state[order[i] >>> SHIFT][order[i] & MASK];
-                w[i] = (char) weight(order[i]);
-            }
             Lane fresh = new Lane();
-            for (int i = 0; i < size; i++) fresh.add(t[order[i]], s[i], State.of(st[i]), w[i]);
+            for (int i = 0; i < size; i++) {
+                int o = order[i];
+                fresh.add(t[o], stack[o >>> SHIFT][o & MASK], state[o >>> SHIFT][o & MASK], weight[o >>> SHIFT][o & MASK]);
+            }
             base = fresh.base;
             micros = fresh.micros;
             stack = fresh.stack;

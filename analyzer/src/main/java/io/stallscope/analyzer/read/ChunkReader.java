@@ -329,7 +329,8 @@ final class ChunkReader {
             if (p != null) {
                 try {
                     decode(c, p);
-                    handle(p);
+                    if (p.role == Role.SAMPLE) sample(p);
+                    else handle(p);
                 } catch (JfrFormatException e) {
                     if (complete) {
                         throw new JfrFormatException("unreadable " + p.type.name + " event at offset " + pos
@@ -406,17 +407,22 @@ final class ChunkReader {
         }
     }
 
+    /** Samples are nearly all the events: their path is kept apart and small, so it compiles early and stays compiled. */
+    private void sample(Plan p) {
+        long start = p.fStart >= 0 ? nanos(p.vals[p.fStart]) : startNanos;
+        int thread = thread(p, p.fThread);
+        if (thread < 0) return;
+        State st = p.nativeSample ? State.NATIVE : p.fState >= 0 ? state(p.vals[p.fState]) : State.UNKNOWN;
+        int weight = p.fSamples >= 0 ? (int) Math.max(1, Math.min(p.vals[p.fSamples], 1_000_000)) : 1;
+        rec.samples.add(start, thread, stack(p), st, weight);
+    }
+
     private void handle(Plan p) throws JfrFormatException {
         long start = p.fStart >= 0 ? nanos(p.vals[p.fStart]) : startNanos;
         switch (p.role) {
-            case SAMPLE: {
-                int thread = thread(p, p.fThread);
-                if (thread < 0) return;
-                State st = p.nativeSample ? State.NATIVE : p.fState >= 0 ? state(p.vals[p.fState]) : State.UNKNOWN;
-                int weight = p.fSamples >= 0 ? (int) Math.max(1, Math.min(p.vals[p.fSamples], 1_000_000)) : 1;
-                rec.samples.add(start, thread, stack(p), st, weight);
+            case SAMPLE:
+                sample(p);
                 return;
-            }
             case MONITOR:
             case PARK: {
                 long dur = span(p, p.fDuration);
