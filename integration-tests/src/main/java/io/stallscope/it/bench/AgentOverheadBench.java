@@ -8,6 +8,11 @@ import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.ProducerPerfResult;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -22,37 +28,47 @@ import java.util.function.ToDoubleFunction;
  * and with it (B, Prometheus endpoint on, as an operator runs it), alternating A and B each round so
  * that drift on the machine hits both alike (A-B in odd rounds, B-A in even ones). Prints each run and the medians.
  * Usage: AgentOverheadBench AGENT_JAR [--version 3.9.2] [--rounds 3] [--records 1000000] [--record-size 1024]
- * [--throughput -1]. With -1 the producer saturates the machine: that run measures throughput, and its
+ * [--throughput -1] (--help). With -1 the producer saturates the machine: that run measures throughput, and its
  * latencies are the producer's own queueing. A fixed rate below saturation measures latency.
  * {@code --a-options OPTS} runs A with the agent too (e.g. "" for plain agent) and {@code --b-options OPTS}
  * adds options to B: {@code --a-options "" --b-options profile=on} measures what profile=on costs over the
  * agent alone.
  */
-public final class AgentOverheadBench {
-    private AgentOverheadBench() {
+@Command(name = "bench-agent-overhead",
+    description = "A/B: ProducerPerformance against a fresh local broker without (A) and with (B) the agent.")
+public final class AgentOverheadBench implements Callable<Integer> {
+    // not mixinStandardHelpOptions: its --version would clash with the Kafka version option
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+    private boolean help;
+    @Parameters(index = "0", paramLabel = "AGENT_JAR", description = "the shaded agent jar")
+    private Path agent;
+    @Option(names = "--version", description = "Kafka version (default ${DEFAULT-VALUE})")
+    private String version = "3.9.2";
+    @Option(names = "--rounds", description = "A/B rounds (default ${DEFAULT-VALUE})")
+    private int rounds = 3;
+    @Option(names = "--records", description = "records per run (default ${DEFAULT-VALUE})")
+    private long records = 1_000_000;
+    @Option(names = "--record-size", description = "bytes per record (default ${DEFAULT-VALUE})")
+    private int size = 1024;
+    @Option(names = "--throughput", description = "records/s, -1 for full speed (default ${DEFAULT-VALUE})")
+    private int throughput = -1;
+    @Option(names = "--a-options", description = "run A with the agent too, with these options (default: A without the agent)")
+    private String aOptions; // null: A runs without the agent
+    @Option(names = "--b-options", description = "B's agent options (default: none)")
+    private String bOptions = "";
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new AgentOverheadBench());
+        // a mistyped option is one line and exit 2, not a stack trace, and never a 5-minute run with defaults
+        cli.setParameterExceptionHandler((e, a) -> {
+            System.err.println("bench-agent-overhead: " + e.getMessage() + " (--help for usage)");
+            return 2;
+        });
+        System.exit(cli.execute(args));
     }
 
-    public static void main(String[] args) throws Exception {
-        Path agent = Path.of(args[0]);
-        String version = "3.9.2";
-        int rounds = 3;
-        long records = 1_000_000;
-        int size = 1024;
-        int throughput = -1;
-        String aOptions = null; // null: A runs without the agent
-        String bOptions = "";
-        for (int i = 1; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--version" -> version = args[i + 1];
-                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
-                case "--records" -> records = Long.parseLong(args[i + 1]);
-                case "--record-size" -> size = Integer.parseInt(args[i + 1]);
-                case "--throughput" -> throughput = Integer.parseInt(args[i + 1]);
-                case "--a-options" -> aOptions = args[i + 1];
-                case "--b-options" -> bOptions = args[i + 1];
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
+    @Override
+    public Integer call() throws Exception {
         List<ProducerPerfResult> plain = new ArrayList<>();
         List<ProducerPerfResult> withAgent = new ArrayList<>();
         List<Double> plainCpu = new ArrayList<>();
@@ -82,6 +98,7 @@ public final class AgentOverheadBench {
         double cb = median(withAgentCpu);
         System.out.printf(Locale.ROOT, "  %-10s median A %10.2f   B %10.2f   B/A %.3f   (A %s, B %s)%n", "broker CPU s",
             ca, cb, cb / ca, plainCpu, withAgentCpu);
+        return 0;
     }
 
     private static double median(List<Double> values) {
