@@ -1,5 +1,6 @@
 package io.stallscope.it.capture;
 
+import io.stallscope.it.agent.AgentJar;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 record AgentJarCommand(int exitCode, String output) {
     static AgentJarCommand run(String... args) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-jar", CaptureBroker.agentJar().toString()));
+        List<String> command = new ArrayList<>(List.of(java.toString(), "-jar", AgentJar.path().toString()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {

@@ -1,19 +1,16 @@
 package io.stallscope.it.capture;
 
+import io.stallscope.it.agent.AgentJar;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.slowdisk.SlowDisk;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
  * A broker with the agent (the shaded jar, as deployed) and profile=on, under the simulated slow disk:
@@ -35,7 +32,7 @@ final class CaptureBroker {
         this.disk = SlowDisk.logTo(tmp.resolve("shim.log"))
             .slowWriteOnTrigger("/" + TOPIC + "-0/[0-9]{20}\\.log$", STALL, tmp.resolve("stall-now"));
         BrokerSpec.Builder b = BrokerSpec.builder(version).name("capture")
-            .javaAgent(agentJar(), "prometheus=127.0.0.1:" + prometheusPort + ",profile=on,profile.dir=" + captures
+            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheusPort + ",profile=on,profile.dir=" + captures
                 + (profileOptions.isEmpty() ? "" : "," + profileOptions));
         for (String a : jvmArgs) {
             b.jvmArg(a);
@@ -44,14 +41,6 @@ final class CaptureBroker {
         this.spec = b.build();
     }
 
-    static Path agentJar() {
-        Path jar = Path.of(System.getProperty("stallscope.agent.jar", "../agent/target/stallscope-agent.jar"))
-            .toAbsolutePath().normalize();
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("no agent jar at " + jar + ": build the agent module first (mvn package)");
-        }
-        return jar;
-    }
 
     /** Arms the one-shot stall and waits until a write took it; returns when that write's delay ends. */
     long stallOnce() throws Exception {
@@ -66,22 +55,8 @@ final class CaptureBroker {
         return System.nanoTime() + STALL.toNanos();
     }
 
-    double metric(String name, String labels) throws IOException {
-        HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + prometheusPort + "/metrics").toURL()
-            .openConnection();
-        c.setConnectTimeout(3000);
-        c.setReadTimeout(10000);
-        String text;
-        try (InputStream in = c.getInputStream()) {
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } finally {
-            c.disconnect();
-        }
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name + "{" + labels) + "[^}]*}\\s+(\\S+)").matcher(text);
-        double sum = 0;
-        while (m.find()) {
-            sum += Double.parseDouble(m.group(1));
-        }
-        return sum;
+    /** A capture counter, e.g. {@code captures("written")}: stallscope_captures_total{result=...}. */
+    double captures(String result) throws IOException {
+        return PrometheusScrape.scrape(prometheusPort).sum("stallscope_captures_total", Map.of("result", result));
     }
 }

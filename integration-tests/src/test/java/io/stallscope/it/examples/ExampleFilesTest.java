@@ -1,5 +1,6 @@
 package io.stallscope.it.examples;
 
+import io.stallscope.it.agent.AgentJar;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -33,7 +34,7 @@ class ExampleFilesTest {
 
     @BeforeAll
     void loadParser() throws Exception {
-        parser = new AgentOptionParser(Examples.agentJar());
+        parser = new AgentOptionParser(AgentJar.path());
     }
 
     @AfterAll
@@ -52,7 +53,7 @@ class ExampleFilesTest {
 
     @Test
     void plainKafkaOptsSnippetSetsTheAgentOnLoopback() throws Exception {
-        Path jar = Examples.agentJar();
+        Path jar = AgentJar.path();
         String opts = kafkaOptsFromSnippet(jar, "");
         JavaAgentOption agent = JavaAgentOption.single("stallscope.env.sh", opts);
         assertThat(agent.jar()).isEqualTo(jar.toString());
@@ -114,7 +115,7 @@ class ExampleFilesTest {
         assertThat(parsed.error()).isNull();
         JsonNode jarMount = mountAt(kafka, agent.jar());
         assertThat(jarMount.path("read_only").asBoolean()).as("agent jar mounted read-only").isTrue();
-        assertThat(hostPath(dir, jarMount.path("source").asText())).isEqualTo(Examples.agentJar());
+        assertThat(hostPath(dir, jarMount.path("source").asText())).isEqualTo(AgentJar.path());
 
         JsonNode prometheus = services.path("prometheus");
         Path promConfig = hostPath(dir, mountAt(prometheus, "/etc/prometheus/prometheus.yml").path("source").asText());
@@ -214,7 +215,7 @@ class ExampleFilesTest {
         String dockerfile = Files.readString(Examples.file("strimzi/Dockerfile"));
         Matcher copy = Pattern.compile("(?m)^COPY\\s+(?:--\\S+\\s+)*(\\S+)\\s+(\\S+)\\s*$").matcher(dockerfile);
         assertThat(copy.find()).as("a COPY line in the Dockerfile").isTrue();
-        assertThat(Examples.root().resolve(copy.group(1)).normalize()).isEqualTo(Examples.agentJar());
+        assertThat(Examples.root().resolve(copy.group(1)).normalize()).isEqualTo(AgentJar.path());
         assertThat(copy.group(2)).isEqualTo(agent.jar());
         assertThat(dockerfile).contains("FROM ${STRIMZI_KAFKA_IMAGE}").containsPattern("quay.io/strimzi/kafka:[0-9.]+-kafka-"
             + Pattern.quote(spec.path("version").asText()));

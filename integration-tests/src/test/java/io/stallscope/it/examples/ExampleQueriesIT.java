@@ -1,5 +1,6 @@
 package io.stallscope.it.examples;
 
+import io.stallscope.it.agent.AgentJar;
 import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
@@ -45,7 +46,7 @@ class ExampleQueriesIT {
     @BeforeAll
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void brokerWithTheExampleAgentOptions() throws Exception {
-        String kafkaOpts = ExampleFilesTest.kafkaOptsFromSnippet(Examples.agentJar(), "");
+        String kafkaOpts = ExampleFilesTest.kafkaOptsFromSnippet(AgentJar.path(), "");
         int port = FreePorts.next();
         assertThat(kafkaOpts).contains("prometheus=127.0.0.1:9404");
         // the only change: another port, so a broker of someone else's on 9404 cannot answer for this one

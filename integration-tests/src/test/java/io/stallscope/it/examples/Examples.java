@@ -25,16 +25,4 @@ final class Examples {
         }
         return p;
     }
-
-    /** The shaded agent jar the build left in agent/target: what the examples mount or copy. */
-    static Path agentJar() {
-        String property = System.getProperty("stallscope.agent.jar");
-        Path jar = property == null || property.isBlank()
-            ? root().resolve("agent/target/stallscope-agent.jar") : Path.of(property);
-        jar = jar.toAbsolutePath().normalize();
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("no agent jar at " + jar + ": build the agent module first (mvn package)");
-        }
-        return jar;
-    }
 }

@@ -1,5 +1,6 @@
 package io.stallscope.it.examples;
 
+import io.stallscope.it.agent.AgentJar;
 import io.stallscope.it.broker.PrometheusScrape;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stallscope.it.broker.BrokerSpec;
@@ -99,7 +100,7 @@ class StallsShowUpIT {
         int agentPort = FreePorts.next();
         BrokerSpec.Builder spec = BrokerSpec.builder("3.6.2").name("stalls")
             // slow.log.per.minute: three stalls within a minute or two would pass the default 60 lines a minute
-            .javaAgent(Examples.agentJar(), "prometheus=127.0.0.1:" + agentPort + ",jfr.threshold=1ms,slow.log.per.minute=1000");
+            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + agentPort + ",jfr.threshold=1ms,slow.log.per.minute=1000");
         disk.applyTo(spec);
         broker = new LocalKafkaBroker(spec.build());
         broker.start();
