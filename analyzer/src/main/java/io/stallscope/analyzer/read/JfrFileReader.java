@@ -125,9 +125,12 @@ public final class JfrFileReader {
             }
             int threads = Math.min(Parallel.threads(), chunks.size());
             if (threads <= 1) {
+                ByteBuffer spare = null;
                 for (ChunkAt c : chunks) {
                     if (c.error() != null) throw new JfrFormatException(c.error());
-                    new ChunkReader(bytes(ch, c), 0, (int) c.mapLen(), rec, file).read();
+                    ByteBuffer b = bytes(ch, c, spare);
+                    if (!b.isDirect()) spare = b;
+                    new ChunkReader(b, 0, (int) c.mapLen(), rec, file).read();
                     if (progress != null) progress.accept(c.pos() + c.mapLen());
                 }
             } else {
@@ -162,11 +165,14 @@ public final class JfrFileReader {
             int ahead = threads + 1;
             List<Future<ChunkRead>> reads = new ArrayList<>();
             for (int i = 0; i < n; i++) reads.add(null);
-            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file)));
+            // Heap buffers handed from one chunk's read to the next: a chunk of tens of MB is a humongous
+            // object for G1, and allocating (zeroing) one per chunk cost more than the copy into it.
+            java.util.concurrent.BlockingQueue<ByteBuffer> spares = new java.util.concurrent.LinkedBlockingQueue<>();
+            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares)));
             for (int i = 0; i < n; i++) {
                 ChunkRead r = result(reads.get(i));
                 reads.set(i, null);
-                if (i + ahead < n) reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file)));
+                if (i + ahead < n) reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares)));
                 ChunkMerge.merge(r.rec(), r.file(), r.intervalFromWall(), rec, file);
                 ChunkAt c = chunks.get(i);
                 if (progress != null) progress.accept(c.pos() + c.mapLen());
@@ -176,14 +182,20 @@ public final class JfrFileReader {
         }
     }
 
-    private static Callable<ChunkRead> readTask(FileChannel ch, ChunkAt c, int number, SourceFile file) {
+    private static Callable<ChunkRead> readTask(FileChannel ch, ChunkAt c, int number, SourceFile file,
+                                               java.util.Queue<ByteBuffer> spares) {
         return () -> {
             if (c.error() != null) throw new JfrFormatException(c.error());
-            ByteBuffer chunk = bytes(ch, c);
+            ByteBuffer chunk = bytes(ch, c, spares.poll());
             Recording local = Recording.ofOneChunk();
             SourceFile localFile = new SourceFile(file.index, file.path);
             ChunkReader reader = new ChunkReader(chunk, 0, (int) c.mapLen(), local, localFile, number);
-            reader.read();
+            try {
+                reader.read();
+            } finally {
+                // What was read holds no reference to the bytes (strings and ids are copied out), so they can be reused.
+                if (!chunk.isDirect()) spares.offer(chunk);
+            }
             return new ChunkRead(local, localFile, reader.intervalFromWall);
         };
     }
@@ -196,13 +208,18 @@ public final class JfrFileReader {
      * array loads in every JIT tier, where a mapped buffer goes through Unsafe, a native call until C2 compiles
      * the reader), else mapped, so a chunk of a gigabyte costs no heap.
      */
-    private static ByteBuffer bytes(FileChannel ch, ChunkAt c) throws IOException {
+    private static ByteBuffer bytes(FileChannel ch, ChunkAt c, ByteBuffer spare) throws IOException {
         if (c.mapLen() > heapChunk) return ch.map(FileChannel.MapMode.READ_ONLY, c.pos(), c.mapLen());
-        ByteBuffer b = ByteBuffer.allocate((int) c.mapLen());
+        int len = (int) c.mapLen();
+        ByteBuffer b = spare != null && spare.capacity() >= len ? spare : ByteBuffer.allocate(len);
+        b.clear();
+        b.limit(len);
         while (b.hasRemaining()) {
             if (ch.read(b, c.pos() + b.position()) < 0) break;
         }
-        b.clear();
+        // Bytes past a short read are zero in a fresh buffer; a reused one must not show its last chunk there.
+        if (b.hasRemaining()) java.util.Arrays.fill(b.array(), b.position(), len, (byte) 0);
+        b.position(0);
         return b;
     }
 
