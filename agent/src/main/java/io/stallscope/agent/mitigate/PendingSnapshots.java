@@ -43,19 +43,39 @@ final class PendingSnapshots {
         return files.size();
     }
 
-    /**
-     * Fsyncs the pending snapshots of the log in {@code dir} (every pending one when dir is null).
-     * An I/O error is rethrown: the flush that needed the snapshot durable must not succeed.
-     */
+    /** Fsyncs every pending snapshot of the log in {@code dir} (every pending one when dir is null). */
     void flush(File dir) throws IOException {
+        flush(dir, Long.MAX_VALUE);
+    }
+
+    /**
+     * Fsyncs the pending snapshots of the log in {@code dir} (every log's when dir is null) whose offset is
+     * at most {@code upToOffset}: those a recovery point of {@code upToOffset} relies on. Later ones (rolls
+     * made while this flush ran) stay pending for their own roll's flush: on 3.x the recovery point is
+     * marked under the partition lock, and their fsync there would stall every producer (KAFKA-9693
+     * again). A snapshot whose name is not an offset is fsynced. An I/O error is rethrown: the flush that
+     * needed the snapshot durable must not succeed.
+     */
+    void flush(File dir, long upToOffset) throws IOException {
         if (files.isEmpty()) {
             return;
         }
         File absolute = dir == null ? null : dir.getAbsoluteFile();
         for (File file : files.keySet()) {
-            if (absolute == null || absolute.equals(file.getParentFile())) {
+            if ((absolute == null || absolute.equals(file.getParentFile())) && offset(file) <= upToOffset) {
                 fsync(file);
             }
+        }
+    }
+
+    /** Kafka names a snapshot by its offset, zero-padded: 00000000000000001234.snapshot; else MIN_VALUE. */
+    static long offset(File snapshot) {
+        String name = snapshot.getName();
+        int dot = name.indexOf('.');
+        try {
+            return Long.parseLong(dot < 0 ? name : name.substring(0, dot));
+        } catch (NumberFormatException e) {
+            return Long.MIN_VALUE; // not Kafka's name: always made durable
         }
     }
 

@@ -67,8 +67,11 @@ public final class RollFlushHooks {
         channel.force(metaData);
     }
 
-    /** Before a flush of this log (and before it marks the recovery point): its snapshots become durable. */
-    public static void beforeFlush(Object log) throws IOException {
+    /**
+     * Before a flush of this log up to {@code upToOffset} (and before it marks that recovery point): its
+     * snapshots up to that offset become durable.
+     */
+    public static void beforeFlush(Object log, long upToOffset) throws IOException {
         PendingSnapshots snapshots = pending;
         if (snapshots == null || snapshots.size() == 0) {
             return;
@@ -81,7 +84,7 @@ public final class RollFlushHooks {
             dir = null; // fsync every pending snapshot: more than needed, never less
         }
         try {
-            snapshots.flush(dir);
+            snapshots.flush(dir, upToOffset);
         } catch (RuntimeException | Error e) {
             // a bug of ours, not the disk's: count it and let Kafka's flush go on (an IOException,
             // the disk's, propagates and fails the flush as Kafka 3.7's snapshot flush would)

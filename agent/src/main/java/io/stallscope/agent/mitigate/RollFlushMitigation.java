@@ -1,6 +1,7 @@
 package io.stallscope.agent.mitigate;
 
 import io.stallscope.agent.mitigate.advice.FlushBarrierAdvice;
+import io.stallscope.agent.mitigate.advice.FlushUpToBarrierAdvice;
 import io.stallscope.agent.mitigate.advice.RollMarkAdvice;
 import io.stallscope.agent.mitigate.advice.SnapshotWriteMarkAdvice;
 import net.bytebuddy.asm.Advice;
@@ -30,7 +31,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *
  * <p>Woven in: roll marks the thread; inside writeSnapshot the call to FileChannel.force is replaced by
  * {@link RollFlushHooks#force}, which remembers the file instead when the thread is in a roll; the
- * log's flush (and LocalLog.markFlushed) first fsyncs that log's remembered snapshots.
+ * log's flush (and LocalLog.markFlushed) first fsyncs that log's remembered snapshots up to the offset
+ * it flushes to, no later ones (markFlushed runs under the partition lock).
  */
 final class RollFlushMitigation {
     static final ElementMatcher.Junction<MethodDescription> WRITE_SNAPSHOT =
@@ -76,7 +78,8 @@ final class RollFlushMitigation {
             .on(WRITE_SNAPSHOT));
         m.transformations.add(snapshotType, Advice.to(SnapshotWriteMarkAdvice.class).on(WRITE_SNAPSHOT));
         m.transformations.add(rollType, Advice.to(RollMarkAdvice.class).on(ROLL));
-        m.transformations.add(rollType, Advice.to(FlushBarrierAdvice.class).on(flush));
+        m.transformations.add(rollType, Advice.to(flush == FLUSH_28 ? FlushBarrierAdvice.class
+            : FlushUpToBarrierAdvice.class).on(flush));
         String localLog = shapes.declaring(List.of("kafka.log.LocalLog"), MARK_FLUSHED);
         if (localLog != null) {
             m.transformations.add(localLog, Advice.to(FlushBarrierAdvice.class).on(MARK_FLUSHED));

@@ -65,6 +65,11 @@ final class LatencyProducer implements AutoCloseable {
         return latencies(from, to).length;
     }
 
+    /** How many records sent in [from, to) took at least {@code ms} to be acknowledged. */
+    int countAtLeastMs(long from, long to, double ms) {
+        return (int) java.util.Arrays.stream(latencies(from, to)).filter(l -> l >= ms * 1e6).count();
+    }
+
     private long[] latencies(long from, long to) {
         long[] v;
         synchronized (samples) {
