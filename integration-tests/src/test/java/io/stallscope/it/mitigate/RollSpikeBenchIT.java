@@ -135,7 +135,7 @@ class RollSpikeBenchIT {
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("data-plane-kafk")).count(),
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("kafka-schedule")).count(),
                 parts.toString(), 1000 * sum(m, "stallscope_op_seconds_max", "records_append"),
-                RollFlushIT.startupLine(broker).replaceAll("^.*?(Stallscope )", "$1"));
+                mitigationsPart(RollFlushIT.startupLine(broker)));
         }
     }
 
@@ -159,6 +159,14 @@ class RollSpikeBenchIT {
                 System.setProperty("stallscope.agent.jar", current);
             }
         }
+    }
+
+    /** "Stallscope 0.1.0 active ... in Kafka 3.9.2 ...: ..., mitigations [roll-flush not needed ...], profile off": the
+     *  version and what the agent said of its mitigations. */
+    static String mitigationsPart(String startupLine) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(in Kafka \\S+).*(mitigations (off|\\[.*?\\]))")
+            .matcher(startupLine);
+        return m.find() ? m.group(1) + " ... " + m.group(2) : startupLine;
     }
 
     /** An op's samples on the request handlers (where the partition lock is held for produce). */
