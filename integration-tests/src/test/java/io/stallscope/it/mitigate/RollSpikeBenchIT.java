@@ -58,8 +58,9 @@ class RollSpikeBenchIT {
             + ", warm-up " + WARM_UP.toSeconds() + " s, measured " + MEASURED.toSeconds() + " s\n\n"
             + "| Kafka | arm | round | load 1m | p50 ms | p99 ms | p99.9 ms | max ms | records >= 40 ms | rolls"
             + " | mean roll ms | max roll ms | snapshot fsyncs handler / scheduler"
-            + " | per roll ms: inactive / snapshot_take / snapshot_write / index_resize | max records_append ms |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | per roll ms: inactive / snapshot_take / snapshot_write / index_resize | max records_append ms"
+            + " | broker GC pauses in window: n / max ms / total ms |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         Map<String, List<Run>> results = new LinkedHashMap<>();
         StringBuilder startup = new StringBuilder("\nAgent start-up lines (first round of each arm):\n\n");
         for (String version : VERSIONS) {
@@ -74,10 +75,10 @@ class RollSpikeBenchIT {
                     }
                     Latencies r = run.latencies();
                     Files.writeString(out, String.format(
-                        "| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %d | %.0f | %.1f | %.1f | %d / %d | %s | %.1f |%n",
+                        "| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %d | %.0f | %.1f | %.1f | %d / %d | %s | %.1f | %s |%n",
                         version, arm.label, round, run.load(), r.p50(), r.p99(), r.p999(), r.max(), r.stalled(),
                         run.rolls(), run.meanRollMs(), run.maxRollMs(), run.snapshotFsyncsOnHandlers(),
-                        run.snapshotFsyncsOnScheduler(), run.partsPerRoll(), run.maxAppendMs()), StandardOpenOption.APPEND);
+                        run.snapshotFsyncsOnScheduler(), run.partsPerRoll(), run.maxAppendMs(), run.gc()), StandardOpenOption.APPEND);
                 }
             }
         }
@@ -100,7 +101,7 @@ class RollSpikeBenchIT {
     /** The producer's view, and the agent's: rolls (each holds the partition lock) and what they were made of. */
     record Run(Latencies latencies, String load, double rolls, double meanRollMs, double maxRollMs,
                long snapshotFsyncsOnHandlers, long snapshotFsyncsOnScheduler, String partsPerRoll, double maxAppendMs,
-               String startupLine) {
+               String startupLine, RollSpikeGcPauses gc) {
     }
 
     private static Run run(String version, RollSpikeArm arm) throws Exception {
@@ -108,15 +109,19 @@ class RollSpikeBenchIT {
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("/" + TOPIC + "-0/", arm.fsyncDelay);
         String load = Uptime.now().split(" ")[2];
         MitigatedBroker mb = broker(version, arm, disk);
-        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
+        Path gcLog = tmp.resolve("gc.log");
+        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec.toBuilder().jvmArg(RollSpikeGcPauses.jvmArg(gcLog)).build())) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, arm.topicConfig());
             Latencies perf;
+            RollSpikeGcPauses gc;
             try (LatencyProducer producer = new LatencyProducer(KafkaClients.producerConfig(broker), TOPIC, RATE)) {
                 Thread.sleep(WARM_UP.toMillis()); // not measured: the broker's JIT warm-up would dominate
                 long from = System.nanoTime();
+                long fromMillis = System.currentTimeMillis();
                 Thread.sleep(MEASURED.toMillis());
                 long to = System.nanoTime();
+                gc = RollSpikeGcPauses.in(gcLog, fromMillis, System.currentTimeMillis());
                 Thread.sleep(2000); // the last records' acknowledgements
                 perf = new Latencies(producer.quantileMs(from, to, 0.5), producer.quantileMs(from, to, 0.99),
                     producer.quantileMs(from, to, 0.999), producer.quantileMs(from, to, 1.0), producer.count(from, to),
@@ -135,7 +140,7 @@ class RollSpikeBenchIT {
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("data-plane-kafk")).count(),
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("kafka-schedule")).count(),
                 parts.toString(), 1000 * sum(m, "stallscope_op_seconds_max", "records_append"),
-                mitigationsPart(RollFlushIT.startupLine(broker)));
+                mitigationsPart(RollFlushIT.startupLine(broker)), gc);
         }
     }
 
