@@ -146,12 +146,12 @@ class RollSpikeBenchIT {
 
     /** The agent under test; the baseline arm runs the earlier build named by -Dstallscope.bench.baseline.jar. */
     private static MitigatedBroker broker(String version, RollSpikeArm arm, SlowDisk disk) {
-        if (arm != RollSpikeArm.ROLL_FLUSH_BASELINE) {
+        if (!arm.baseline()) {
             return new MitigatedBroker(version, "spike", arm.agentOptions, disk);
         }
         String baseline = System.getProperty("stallscope.bench.baseline.jar");
         if (baseline == null) {
-            throw new IllegalArgumentException("arm roll-flush-baseline needs -Dstallscope.bench.baseline.jar=PATH");
+            throw new IllegalArgumentException("arm " + arm.label + " needs -Dstallscope.bench.baseline.jar=PATH");
         }
         String current = System.getProperty("stallscope.agent.jar");
         System.setProperty("stallscope.agent.jar", baseline); // MitigatedBroker reads the jar from this property
