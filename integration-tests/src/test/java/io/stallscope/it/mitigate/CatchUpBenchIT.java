@@ -1,6 +1,7 @@
 package io.stallscope.it.mitigate;
 
 import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
@@ -11,12 +12,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,14 +32,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Experiment, not a CI test (-Dstallscope.bench=true; see docs/mitigations.md): a consumer catching up
- * on a cold backlog (1 GiB over 8 partitions) while a steady producer writes to another topic, with and
- * without prefetch, on one Kafka 3.6.2 broker with one network thread (so the two clients share it, as
- * many clients do on a busy broker). Simulated: a spinning disk for the backlog's segments (the
- * LD_PRELOAD shim): readahead off, and every sendfile/pread that reads pages not in the page cache
- * waits 8 ms per cold extent (a seek) plus the transfer of the cold bytes at 125 MB/s; the backlog is
- * evicted before each run. The agent is detached and attached again with or without mitigate=prefetch
- * between runs, A/B alternating. Reported: the steady producer's p99.9 while the consumer catches up
- * over its p99.9 just before, and the agent's own p99 of transfer_to on the network thread meanwhile.
+ * on a backlog (1 GiB over 8 partitions) while a steady producer writes to another topic, on one Kafka
+ * 3.6.2 broker with one network thread (so the two clients share it, as many clients do on a busy
+ * broker). Three arms, rotated each round: the backlog cold without prefetch ("off"), cold with
+ * mitigate=prefetch ("on"), and a control with the backlog in the page cache and no prefetch ("warm": no
+ * disk delay at all, so what is left is what the catch-up costs the producer on this machine's CPU).
+ * Simulated: a spinning disk for the backlog's segments (the LD_PRELOAD shim): readahead off, and every
+ * sendfile/pread that reads pages not in the page cache waits 8 ms per cold extent (a seek) plus the
+ * transfer of the cold bytes at 125 MB/s. The catch-up consumer runs as a JVM of its own at nice 19
+ * (-Dstallscope.bench.consumer=process, the default), standing in for a consumer on another machine, or
+ * in the test JVM next to the producer (=test-jvm, the earlier method). Reported per run: the steady
+ * producer's p99.9 during the catch-up over its p99.9 just before, the agent's p99 of transfer_to on the
+ * network thread, and where the time went: Kafka's own request metrics for Produce, GC pauses of the
+ * broker and the test JVM, CPU use of each process, the agent's ops by thread role.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class CatchUpBenchIT {
@@ -43,70 +53,225 @@ class CatchUpBenchIT {
     private static final int ROUNDS = Integer.getInteger("stallscope.bench.rounds", 3);
     private static final long BACKLOG_RECORDS = Long.getLong("stallscope.bench.backlog.records", 1_048_576L);
     private static final int PARTITIONS = Integer.getInteger("stallscope.bench.partitions", 8);
+    private static final List<String> ARMS = List.of(System.getProperty("stallscope.bench.arms", "off,on,warm").split(","));
+    private static final boolean CONSUMER_PROCESS = !"test-jvm".equals(System.getProperty("stallscope.bench.consumer", "process"));
+    private static final int NICE = Integer.getInteger("stallscope.bench.consumer.nice", 19);
+    private static final int RATE = 500;
+
+    /** What one run measured. */
+    record Run(int round, String arm, double p999Before, double p999During, double p99Before, double p99During,
+               double catchUpSeconds, double warmedMiB, double networkP99, double networkCount, double residentAtStart,
+               Map<String, BrokerJmx.Reading[]> produce, String brokerGcBefore, String brokerGcDuring,
+               String testGcBefore, String testGcDuring, double[] cpuBefore, double[] cpuDuring, List<String> ops) {
+        double ratio() {
+            return p999During / p999Before;
+        }
+    }
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
-    void produceLatencyDuringColdCatchUp() throws Exception {
-        Path tmp = Files.createTempDirectory("catchup");
+    void produceLatencyDuringCatchUp() throws Exception {
         // no shim log: a line per matching call would be written while measuring
         SlowDisk disk = SlowDisk.logTo(null).spinningDiskReads("/" + BACKLOG + "-[0-9]+/[0-9]+\\.log$");
         MitigatedBroker mb = new MitigatedBroker("3.6.2", "catchup", "", disk);
-        BrokerSpec spec = mb.spec.toBuilder().serverProperty("num.network.threads", "1").heap("1g").build();
-        Path out = Path.of(System.getProperty("stallscope.it.target", "target"), "bench", "catch-up.md");
-        Files.createDirectories(out.getParent());
-        Files.writeString(out, "uptime at start: " + Uptime.now() + "\n\n| round | prefetch | p99.9 before ms | p99.9 during ms"
-            + " | during/before | catch-up s | warmed MiB | network transfer_to p99 ms (count) |\n|---|---|---|---|---|---|---|---|\n");
-        Map<Boolean, List<double[]>> results = new HashMap<>();
+        Path dir = Path.of(System.getProperty("stallscope.it.target", "target"), "bench");
+        Files.createDirectories(dir);
+        int jmxPort = FreePorts.next();
+        BrokerSpec spec = mb.spec.toBuilder().serverProperty("num.network.threads", "1").heap("1g")
+            .jvmArgs(BrokerJmx.jvmArgs(jmxPort)).jvmArg("-Xlog:gc:file=" + dir.toAbsolutePath().resolve("catch-up-broker-gc.log"))
+            .build();
+        Path out = dir.resolve("catch-up.md");
+        Path diag = dir.resolve("catch-up-diagnostics.md");
+        Files.writeString(out, "uptime at start: " + Uptime.now() + "; catch-up consumer: "
+            + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "\n\n"
+            + "| round | arm | p99.9 before ms | p99.9 during ms | during/before | p99 before ms | p99 during ms"
+            + " | catch-up s | warmed MiB | network transfer_to p99 ms (count) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        Files.writeString(diag, "Produce on the broker (Kafka's RequestMetrics, mean ms over the window; p99/p99.9 from"
+            + " Kafka's decaying reservoir at the window's end); GC pauses: count / total ms / max ms; CPU: % of one core"
+            + " (machine: of 200)\n\n| round | arm | window | request queue | local | response queue | response send | total"
+            + " | total p99 / p99.9 | broker GC | test JVM GC | CPU broker / test JVM / consumer / machine |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        List<Run> runs = new ArrayList<>();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
             KafkaClients.createTopic(broker, BACKLOG, PARTITIONS, Map.of("segment.bytes", Integer.toString(64 << 20)));
             KafkaClients.createTopic(broker, STEADY, 1, Map.of());
             KafkaClients.producerPerformance(broker, BACKLOG, BACKLOG_RECORDS, 1024, -1,
                 Map.of("batch.size", "262144", "linger.ms", "20"), Duration.ofMinutes(15));
-            for (int round = 1; round <= ROUNDS; round++) {
-                List<Boolean> order = round % 2 == 1 ? List.of(false, true) : List.of(true, false);
-                for (boolean prefetch : order) {
-                    double[] r = run(broker, mb.prometheusPort, prefetch);
-                    results.computeIfAbsent(prefetch, k -> new ArrayList<>()).add(r);
-                    Files.writeString(out, String.format("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f (%.0f) |%n", round,
-                        prefetch ? "on" : "off", r[0], r[1], r[1] / r[0], r[2], r[3], r[4], r[5]), StandardOpenOption.APPEND);
+            try (BrokerJmx jmx = BrokerJmx.connect(jmxPort)) {
+                GcPauses brokerGc = GcPauses.listenTo(jmx.connection);
+                GcPauses testGc = GcPauses.listenTo(ManagementFactory.getPlatformMBeanServer());
+                for (int round = 1; round <= ROUNDS; round++) {
+                    for (int i = 0; i < ARMS.size(); i++) {
+                        String arm = ARMS.get((i + round - 1) % ARMS.size());
+                        Run r = run(round, arm, broker, mb.prometheusPort, jmx, brokerGc, testGc, dir);
+                        runs.add(r);
+                        append(out, String.format("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f (%.0f) |%n",
+                            round, arm, r.p999Before(), r.p999During(), r.ratio(), r.p99Before(), r.p99During(),
+                            r.catchUpSeconds(), r.warmedMiB(), r.networkP99(), r.networkCount()));
+                        append(diag, diagnostics(r));
+                        append(dir.resolve("catch-up-ops.md"), "round " + round + " " + arm + " (resident at start "
+                            + String.format("%.3f", r.residentAtStart()) + "), agent ops during the catch-up:\n  "
+                            + String.join("\n  ", r.ops()) + "\n");
+                    }
                 }
             }
         }
-        StringBuilder medians = new StringBuilder("\n| prefetch | median p99.9 before ms | median p99.9 during ms"
-            + " | median during/before | median network transfer_to p99 ms |\n|---|---|---|---|---|\n");
-        for (boolean prefetch : List.of(false, true)) {
-            List<double[]> rs = results.get(prefetch);
-            medians.append(String.format("| %s | %.1f | %.1f | %.1f | %.0f |%n", prefetch ? "on" : "off",
-                median(rs, 0), median(rs, 1), median(rs.stream().map(r -> new double[] {r[1] / r[0]}).toList(), 0),
-                median(rs, 4)));
+        StringBuilder medians = new StringBuilder("\n| arm | median p99.9 before ms | median p99.9 during ms"
+            + " | median during/before | median p99 before ms | median p99 during ms | median network transfer_to p99 ms"
+            + " | median broker Produce total mean before / during ms |\n|---|---|---|---|---|---|---|---|\n");
+        for (String arm : ARMS) {
+            List<Run> rs = runs.stream().filter(r -> r.arm().equals(arm)).toList();
+            medians.append(String.format("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.2f / %.2f |%n", arm,
+                median(rs, Run::p999Before), median(rs, Run::p999During), median(rs, Run::ratio),
+                median(rs, Run::p99Before), median(rs, Run::p99During), median(rs, Run::networkP99),
+                median(rs, r -> r.produce().get("TotalTimeMs")[1].meanSince(r.produce().get("TotalTimeMs")[0])),
+                median(rs, r -> r.produce().get("TotalTimeMs")[3].meanSince(r.produce().get("TotalTimeMs")[2]))));
         }
         medians.append("\nuptime at end: ").append(Uptime.now()).append('\n');
-        Files.writeString(out, medians, StandardOpenOption.APPEND);
-        System.out.println(Files.readString(out));
+        append(out, medians.toString());
+        System.out.println(Files.readString(out) + "\n" + Files.readString(diag));
     }
 
-    /** Returns {p99.9 before, p99.9 during, catch-up seconds, MiB warmed, network transfer_to p99 ms, count}. */
-    private static double[] run(KafkaBroker broker, int port, boolean prefetch) throws Exception {
+    private static Run run(int round, String arm, KafkaBroker broker, int port, BrokerJmx jmx, GcPauses brokerGc,
+                           GcPauses testGc, Path dir) throws Exception {
+        boolean prefetch = arm.equals("on");
         agent(broker, "detach", Long.toString(broker.pid()));
         agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" : ""));
-        PageCache.evict(backlogSegments(broker));
-        try (LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, 500)) {
+        List<Path> segments = backlogSegments(broker);
+        if (arm.equals("warm")) {
+            readAll(segments);
+        } else {
+            PageCache.evict(segments);
+        }
+        double resident = PageCache.residentFraction(segments);
+        assertThat(resident).as("backlog resident at the start of arm " + arm).isBetween(arm.equals("warm") ? 0.99 : 0, arm.equals("warm") ? 1 : 0.01);
+        long testPid = ProcessHandle.current().pid();
+        try (LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, RATE)) {
+            Thread.sleep(3_000); // the producer's connection, InitProducerId and first batches: not measured
             long before = System.nanoTime();
+            Map<String, BrokerJmx.Reading> j0 = jmx.produce();
+            long[] c0 = {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy()};
             Thread.sleep(15_000);
-            Scrape atStart = Scrape.of(port);
-            long catchUpStart = System.nanoTime();
-            Map<String, Object> c = new HashMap<>(KafkaClients.consumerConfig(broker));
-            long n = KafkaClients.consumeAll(c, BACKLOG, true, Duration.ofMinutes(10));
-            long catchUpEnd = System.nanoTime();
+            long beforeEnd = System.nanoTime();
+            Map<String, BrokerJmx.Reading> j1 = jmx.produce();
+            long[] c1 = {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy()};
+            long catchUpStart;
+            long catchUpEnd;
+            long n;
+            Scrape atStart;
+            Map<String, BrokerJmx.Reading> j2;
+            long[] c2;
+            long[] c3;
+            if (CONSUMER_PROCESS) {
+                try (CatchUpProcess consumer = CatchUpProcess.start(broker.bootstrapServers(), BACKLOG, NICE,
+                    dir.resolve("catch-up-" + round + "-" + arm))) {
+                    consumer.awaitPositioned(Duration.ofMinutes(2));
+                    catchUpStart = System.nanoTime();
+                    atStart = Scrape.of(port);
+                    j2 = jmx.produce();
+                    c2 = new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(),
+                        CpuTicks.process(consumer.pid())};
+                    long consumerTicks = CpuTicks.process(consumer.pid());
+                    n = consumer.awaitDone(Duration.ofMinutes(10));
+                    catchUpEnd = System.nanoTime();
+                    c3 = new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(),
+                        lastTicks(consumer.pid(), consumerTicks)};
+                }
+            } else {
+                long[] start = new long[1];
+                Scrape[] scrape = new Scrape[1];
+                List<Map<String, BrokerJmx.Reading>> jr = new ArrayList<>();
+                List<long[]> cr = new ArrayList<>();
+                n = KafkaClients.consumeAll(KafkaClients.consumerConfig(broker), BACKLOG, true, Duration.ofMinutes(10), () -> {
+                    try {
+                        start[0] = System.nanoTime();
+                        scrape[0] = Scrape.of(port);
+                        jr.add(jmx.produce());
+                        cr.add(new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(), -1});
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                catchUpEnd = System.nanoTime();
+                catchUpStart = start[0];
+                atStart = scrape[0];
+                j2 = jr.get(0);
+                c2 = cr.get(0);
+                c3 = new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(), -1};
+            }
+            Map<String, BrokerJmx.Reading> j3 = jmx.produce();
             assertThat(n).isEqualTo(BACKLOG_RECORDS);
             Scrape atEnd = Scrape.of(port);
             double warmed = (atEnd.sum("stallscope_prefetch_bytes_total", Map.of())
                 - atStart.sum("stallscope_prefetch_bytes_total", Map.of())) / (1 << 20);
-            return new double[] {steady.quantileMs(before, catchUpStart, 0.999), steady.quantileMs(catchUpStart, catchUpEnd, 0.999),
-                (catchUpEnd - catchUpStart) / 1e9, warmed, atEnd.quantileMsSince(atStart, "transfer_to", "network", 0.99),
-                atEnd.countSince(atStart, "transfer_to", "network")};
+            Map<String, BrokerJmx.Reading[]> produce = new HashMap<>();
+            j0.forEach((k, v) -> produce.put(k, new BrokerJmx.Reading[] {v, j1.get(k), j2.get(k), j3.get(k)}));
+            long beforeNanos = beforeEnd - before;
+            long duringNanos = catchUpEnd - catchUpStart;
+            return new Run(round, arm, steady.quantileMs(before, beforeEnd, 0.999), steady.quantileMs(catchUpStart, catchUpEnd, 0.999),
+                steady.quantileMs(before, beforeEnd, 0.99), steady.quantileMs(catchUpStart, catchUpEnd, 0.99),
+                duringNanos / 1e9, warmed, atEnd.quantileMsSince(atStart, "transfer_to", "network", 0.99),
+                atEnd.countSince(atStart, "transfer_to", "network"), resident, produce,
+                brokerGc.summary(before, beforeEnd), brokerGc.summary(catchUpStart, catchUpEnd),
+                testGc.summary(before, beforeEnd), testGc.summary(catchUpStart, catchUpEnd),
+                new double[] {CpuTicks.percent(c0[0], c1[0], beforeNanos), CpuTicks.percent(c0[1], c1[1], beforeNanos),
+                    Double.NaN, CpuTicks.percent(c0[2], c1[2], beforeNanos)},
+                new double[] {CpuTicks.percent(c2[0], c3[0], duringNanos), CpuTicks.percent(c2[1], c3[1], duringNanos),
+                    CpuTicks.percent(c2[3], c3[3], duringNanos), CpuTicks.percent(c2[2], c3[2], duringNanos)},
+                atEnd.opsSince(atStart));
         }
+    }
+
+    /** The consumer's CPU ticks just before it exits: its /proc entry goes with it, so poll until then. */
+    private static long lastTicks(long pid, long fallback) {
+        long last = fallback;
+        for (long t; (t = CpuTicks.process(pid)) >= 0; ) {
+            last = t;
+            if (ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true)) {
+                break;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return last;
+    }
+
+    private static String diagnostics(Run r) {
+        StringBuilder sb = new StringBuilder();
+        for (int w = 0; w < 2; w++) {
+            sb.append(String.format("| %d | %s | %s |", r.round(), r.arm(), w == 0 ? "before" : "during"));
+            for (String part : List.of("RequestQueueTimeMs", "LocalTimeMs", "ResponseQueueTimeMs", "ResponseSendTimeMs", "TotalTimeMs")) {
+                BrokerJmx.Reading[] x = r.produce().get(part);
+                sb.append(String.format(" %.2f |", x[2 * w + 1].meanSince(x[2 * w])));
+            }
+            BrokerJmx.Reading t = r.produce().get("TotalTimeMs")[2 * w + 1];
+            double[] cpu = w == 0 ? r.cpuBefore() : r.cpuDuring();
+            sb.append(String.format(" %.0f / %.0f | %s | %s | %.0f / %.0f / %s / %.0f |%n", t.p99(), t.p999(),
+                w == 0 ? r.brokerGcBefore() : r.brokerGcDuring(), w == 0 ? r.testGcBefore() : r.testGcDuring(),
+                cpu[0], cpu[1], Double.isNaN(cpu[2]) ? "-" : String.format("%.0f", cpu[2]), cpu[3]));
+        }
+        return sb.toString();
+    }
+
+    /** Loads the files into the page cache (read without the shim: this JVM does not preload it). */
+    private static void readAll(List<Path> files) throws Exception {
+        ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+        for (Path f : files) {
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                while (ch.read(buf.clear()) > 0) {
+                    // only the pages matter
+                }
+            }
+        }
+    }
+
+    private static void append(Path file, String text) throws Exception {
+        Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     private static void agent(KafkaBroker broker, String... args) throws Exception {
@@ -129,8 +294,11 @@ class CatchUpBenchIT {
         return out;
     }
 
-    private static double median(List<double[]> rs, int i) {
-        double[] v = rs.stream().mapToDouble(r -> r[i]).sorted().toArray();
+    private static double median(List<Run> rs, java.util.function.ToDoubleFunction<Run> f) {
+        double[] v = rs.stream().mapToDouble(f).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }

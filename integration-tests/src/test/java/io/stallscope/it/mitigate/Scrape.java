@@ -92,4 +92,34 @@ record Scrape(String text) {
     double event(String mitigation, String event) {
         return sum("stallscope_mitigation_events_total", Map.of("mitigation", mitigation, "event", event));
     }
+
+    /**
+     * Every (op, role) of the agent's histograms that ran between an earlier scrape and this one, one
+     * line each: "op role count p99-bucket-ms total-ms", busiest first by total time.
+     */
+    java.util.List<String> opsSince(Scrape earlier) {
+        Pattern opRole = Pattern.compile("op=\"([^\"]+)\".*role=\"([^\"]+)\"|role=\"([^\"]+)\".*op=\"([^\"]+)\"");
+        java.util.Set<java.util.List<String>> pairs = new java.util.TreeSet<>(java.util.Comparator.comparing(Object::toString));
+        for (String line : text.split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (line.startsWith("#") || !m.find() || !m.group(1).equals("stallscope_op_seconds_count") || m.group(2) == null) {
+                continue;
+            }
+            Matcher l = opRole.matcher(m.group(2));
+            if (l.find()) {
+                pairs.add(l.group(1) != null ? java.util.List.of(l.group(1), l.group(2)) : java.util.List.of(l.group(4), l.group(3)));
+            }
+        }
+        java.util.List<Object[]> rows = new java.util.ArrayList<>();
+        for (java.util.List<String> p : pairs) {
+            double n = countSince(earlier, p.get(0), p.get(1));
+            if (n > 0) {
+                Map<String, String> labels = Map.of("op", p.get(0), "role", p.get(1));
+                double totalMs = (sum("stallscope_op_seconds_sum", labels) - earlier.sum("stallscope_op_seconds_sum", labels)) * 1000;
+                rows.add(new Object[] {p.get(0), p.get(1), n, quantileMsSince(earlier, p.get(0), p.get(1), 0.99), totalMs});
+            }
+        }
+        rows.sort(java.util.Comparator.comparingDouble(r -> -(double) r[4]));
+        return rows.stream().map(r -> String.format("%s %s count %.0f p99 <= %.0f ms total %.0f ms", r)).toList();
+    }
 }
