@@ -38,6 +38,37 @@ public final class PageCache {
         return total == 0 ? 1 : (double) resident / total;
     }
 
+    /**
+     * Loads the files and locks them in memory until the returned handle is closed (pagecache pin:
+     * mmap and mlock in a child process). A warm control needs it on this VM: its kernel reclaims
+     * page-cache pages untouched for a few seconds (DAMON pageout), so a warmed file does not stay warm.
+     */
+    public static AutoCloseable pin(List<Path> files) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(SlowDisk.nativeDir().resolve("pagecache").toString());
+        cmd.add("pin");
+        files.forEach(f -> cmd.add(f.toAbsolutePath().toString()));
+        try {
+            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String line = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
+            if (!"pinned".equals(line)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("pagecache pin failed (exit " + p.waitFor() + ")");
+            }
+            return () -> {
+                p.getOutputStream().close(); // stdin closed: it exits, which unlocks the pages
+                if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            };
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run pagecache: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static List<String> run(String command, List<Path> files) {
         List<String> cmd = new ArrayList<>();
         cmd.add(SlowDisk.nativeDir().resolve("pagecache").toString());

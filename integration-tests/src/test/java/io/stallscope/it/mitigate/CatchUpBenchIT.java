@@ -13,15 +13,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +59,8 @@ class CatchUpBenchIT {
     record Run(int round, String arm, double p999Before, double p999During, double p99Before, double p99During,
                double catchUpSeconds, double warmedMiB, double networkP99, double networkCount, double residentAtStart,
                Map<String, BrokerJmx.Reading[]> produce, String brokerGcBefore, String brokerGcDuring,
-               String testGcBefore, String testGcDuring, double[] cpuBefore, double[] cpuDuring, List<String> ops) {
+               String testGcBefore, String testGcDuring, double[] cpuBefore, double[] cpuDuring, List<String> ops,
+               double networkOver10ms, double networkMax, String networkCold) {
         double ratio() {
             return p999During / p999Before;
         }
@@ -71,11 +69,12 @@ class CatchUpBenchIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
     void produceLatencyDuringCatchUp() throws Exception {
-        // no shim log: a line per matching call would be written while measuring
-        SlowDisk disk = SlowDisk.logTo(null).spinningDiskReads("/" + BACKLOG + "-[0-9]+/[0-9]+\\.log$");
-        MitigatedBroker mb = new MitigatedBroker("3.6.2", "catchup", "", disk);
-        Path dir = Path.of(System.getProperty("stallscope.it.target", "target"), "bench");
+        Path dir = Path.of(System.getProperty("stallscope.it.target", "target"), "bench").toAbsolutePath();
         Files.createDirectories(dir);
+        // the shim's log (one short line per sendfile/pread of the backlog, a few hundred a second) says
+        // which thread met cold pages: the network thread, or the handlers' warm-up
+        SlowDisk disk = SlowDisk.logTo(dir.resolve("catch-up-shim.log")).spinningDiskReads("/" + BACKLOG + "-[0-9]+/[0-9]+\\.log$");
+        MitigatedBroker mb = new MitigatedBroker("3.6.2", "catchup", "", disk);
         int jmxPort = FreePorts.next();
         BrokerSpec spec = mb.spec.toBuilder().serverProperty("num.network.threads", "1").heap("1g")
             .jvmArgs(BrokerJmx.jvmArgs(jmxPort)).jvmArg("-Xlog:gc:file=" + dir.toAbsolutePath().resolve("catch-up-broker-gc.log"))
@@ -85,7 +84,8 @@ class CatchUpBenchIT {
         Files.writeString(out, "uptime at start: " + Uptime.now() + "; catch-up consumer: "
             + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "\n\n"
             + "| round | arm | p99.9 before ms | p99.9 during ms | during/before | p99 before ms | p99 during ms"
-            + " | catch-up s | warmed MiB | network transfer_to p99 ms (count) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | catch-up s | warmed MiB | network transfer_to p99 ms (count) | network transfer_to > 10 ms (max ms)"
+            + " | network cold calls / cold MiB / shim delay s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         Files.writeString(diag, "Produce on the broker (Kafka's RequestMetrics, mean ms over the window; p99/p99.9 from"
             + " Kafka's decaying reservoir at the window's end); GC pauses: count / total ms / max ms; CPU: % of one core"
             + " (machine: of 200)\n\n| round | arm | window | request queue | local | response queue | response send | total"
@@ -104,11 +104,12 @@ class CatchUpBenchIT {
                 for (int round = 1; round <= ROUNDS; round++) {
                     for (int i = 0; i < ARMS.size(); i++) {
                         String arm = ARMS.get((i + round - 1) % ARMS.size());
-                        Run r = run(round, arm, broker, mb.prometheusPort, jmx, brokerGc, testGc, dir);
+                        Run r = run(round, arm, broker, mb.prometheusPort, jmx, brokerGc, testGc, dir, disk);
                         runs.add(r);
-                        append(out, String.format("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f (%.0f) |%n",
+                        append(out, String.format("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f (%.0f) | %.0f (%.0f) | %s |%n",
                             round, arm, r.p999Before(), r.p999During(), r.ratio(), r.p99Before(), r.p99During(),
-                            r.catchUpSeconds(), r.warmedMiB(), r.networkP99(), r.networkCount()));
+                            r.catchUpSeconds(), r.warmedMiB(), r.networkP99(), r.networkCount(), r.networkOver10ms(),
+                            r.networkMax(), r.networkCold()));
                         append(diag, diagnostics(r));
                         append(dir.resolve("catch-up-ops.md"), "round " + round + " " + arm + " (resident at start "
                             + String.format("%.3f", r.residentAtStart()) + "), agent ops during the catch-up:\n  "
@@ -134,20 +135,21 @@ class CatchUpBenchIT {
     }
 
     private static Run run(int round, String arm, KafkaBroker broker, int port, BrokerJmx jmx, GcPauses brokerGc,
-                           GcPauses testGc, Path dir) throws Exception {
+                           GcPauses testGc, Path dir, SlowDisk disk) throws Exception {
         boolean prefetch = arm.equals("on");
         agent(broker, "detach", Long.toString(broker.pid()));
         agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" : ""));
         List<Path> segments = backlogSegments(broker);
-        if (arm.equals("warm")) {
-            readAll(segments);
-        } else {
+        if (!arm.equals("warm")) {
             PageCache.evict(segments);
         }
+        // warm: loaded and locked in memory for the run (this VM's kernel reclaims idle page-cache pages
+        // within seconds, which would leave part of a merely read backlog cold again)
+        AutoCloseable pinned = arm.equals("warm") ? PageCache.pin(segments) : () -> { };
         double resident = PageCache.residentFraction(segments);
-        assertThat(resident).as("backlog resident at the start of arm " + arm).isBetween(arm.equals("warm") ? 0.99 : 0, arm.equals("warm") ? 1 : 0.01);
+        assertThat(resident).as("backlog resident at the start of arm " + arm).isBetween(arm.equals("warm") ? 0.999 : 0, arm.equals("warm") ? 1 : 0.01);
         long testPid = ProcessHandle.current().pid();
-        try (LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, RATE)) {
+        try (pinned; LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, RATE)) {
             Thread.sleep(3_000); // the producer's connection, InitProducerId and first batches: not measured
             long before = System.nanoTime();
             Map<String, BrokerJmx.Reading> j0 = jmx.produce();
@@ -156,6 +158,7 @@ class CatchUpBenchIT {
             long beforeEnd = System.nanoTime();
             Map<String, BrokerJmx.Reading> j1 = jmx.produce();
             long[] c1 = {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy()};
+            int shimCallsBefore = disk.calls().size();
             long catchUpStart;
             long catchUpEnd;
             long n;
@@ -208,6 +211,12 @@ class CatchUpBenchIT {
             Map<String, BrokerJmx.Reading[]> produce = new HashMap<>();
             j0.forEach((k, v) -> produce.put(k, new BrokerJmx.Reading[] {v, j1.get(k), j2.get(k), j3.get(k)}));
             long beforeNanos = beforeEnd - before;
+            Map<Long, String> threads = BrokerThreads.byTid(broker.pid());
+            List<io.stallscope.it.slowdisk.ShimCall> net = disk.calls().subList(shimCallsBefore, disk.calls().size()).stream()
+                .filter(c -> threads.getOrDefault(c.tid(), "").contains("network-thread")).toList();
+            String networkCold = String.format("%d / %.1f / %.1f", net.stream().filter(io.stallscope.it.slowdisk.ShimCall::delayed).count(),
+                net.stream().mapToLong(io.stallscope.it.slowdisk.ShimCall::coldBytes).sum() / 1048576.0,
+                net.stream().mapToDouble(io.stallscope.it.slowdisk.ShimCall::delayMs).sum() / 1000);
             long duringNanos = catchUpEnd - catchUpStart;
             return new Run(round, arm, steady.quantileMs(before, beforeEnd, 0.999), steady.quantileMs(catchUpStart, catchUpEnd, 0.999),
                 steady.quantileMs(before, beforeEnd, 0.99), steady.quantileMs(catchUpStart, catchUpEnd, 0.99),
@@ -219,7 +228,8 @@ class CatchUpBenchIT {
                     Double.NaN, CpuTicks.percent(c0[2], c1[2], beforeNanos)},
                 new double[] {CpuTicks.percent(c2[0], c3[0], duringNanos), CpuTicks.percent(c2[1], c3[1], duringNanos),
                     CpuTicks.percent(c2[3], c3[3], duringNanos), CpuTicks.percent(c2[2], c3[2], duringNanos)},
-                atEnd.opsSince(atStart));
+                atEnd.opsSince(atStart), atEnd.countAboveSince(atStart, "transfer_to", "network", 10),
+                atEnd.quantileMsSince(atStart, "transfer_to", "network", 1.0), networkCold);
         }
     }
 
@@ -256,18 +266,6 @@ class CatchUpBenchIT {
                 cpu[0], cpu[1], Double.isNaN(cpu[2]) ? "-" : String.format("%.0f", cpu[2]), cpu[3]));
         }
         return sb.toString();
-    }
-
-    /** Loads the files into the page cache (read without the shim: this JVM does not preload it). */
-    private static void readAll(List<Path> files) throws Exception {
-        ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
-        for (Path f : files) {
-            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-                while (ch.read(buf.clear()) > 0) {
-                    // only the pages matter
-                }
-            }
-        }
     }
 
     private static void append(Path file, String text) throws Exception {

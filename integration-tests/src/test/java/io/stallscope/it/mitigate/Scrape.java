@@ -122,4 +122,16 @@ record Scrape(String text) {
         rows.sort(java.util.Comparator.comparingDouble(r -> -(double) r[4]));
         return rows.stream().map(r -> String.format("%s %s count %.0f p99 <= %.0f ms total %.0f ms", r)).toList();
     }
+
+    /** How many times the op took longer than {@code ms} (a bucket bound) between an earlier scrape and this one. */
+    double countAboveSince(Scrape earlier, String op, String role, double ms) {
+        java.util.TreeMap<Double, Double> now = buckets(op, role);
+        java.util.TreeMap<Double, Double> before = earlier.buckets(op, role);
+        Double bound = now.floorKey(ms / 1000 + 1e-12);
+        if (bound == null || now.isEmpty()) {
+            return 0;
+        }
+        double total = now.lastEntry().getValue() - before.getOrDefault(now.lastKey(), 0.0);
+        return total - (now.get(bound) - before.getOrDefault(bound, 0.0));
+    }
 }
