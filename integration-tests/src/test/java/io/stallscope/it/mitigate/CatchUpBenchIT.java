@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Experiment, not a CI test (-Dstallscope.bench=true; see docs/mitigations.md): a consumer catching up
  * on a backlog (1 GiB over 8 partitions) while a steady producer writes to another topic, on one Kafka
  * 3.6.2 broker with one network thread (so the two clients share it, as many clients do on a busy
- * broker). Three arms, rotated each round: the backlog cold without prefetch ("off"), cold with
- * mitigate=prefetch ("on"), and a control with the backlog in the page cache and no prefetch ("warm": no
- * disk delay at all, so what is left is what the catch-up costs the producer on this machine's CPU).
+ * broker). Three arms, rotated each round: the backlog's rolled segments cold without prefetch ("off"),
+ * cold with mitigate=prefetch ("on"), and a control with the whole backlog in the page cache and no
+ * prefetch ("warm": no disk delay at all, so what is left is what the catch-up costs the producer on this
+ * machine's CPU). Each partition's active segment is resident in every arm, as in a live partition.
  * Simulated: a spinning disk for the backlog's segments (the LD_PRELOAD shim): readahead off, and every
  * sendfile/pread that reads pages not in the page cache waits 8 ms per cold extent (a seek) plus the
  * transfer of the cold bytes at 125 MB/s. The catch-up consumer runs as a JVM of its own at nice 19
@@ -60,7 +61,7 @@ class CatchUpBenchIT {
                double catchUpSeconds, double warmedMiB, double networkP99, double networkCount, double residentAtStart,
                Map<String, BrokerJmx.Reading[]> produce, String brokerGcBefore, String brokerGcDuring,
                String testGcBefore, String testGcDuring, double[] cpuBefore, double[] cpuDuring, List<String> ops,
-               double networkOver10ms, double networkMax, String networkCold) {
+               double networkOver10ms, double networkMax, String networkCold, List<String> slowest) {
         double ratio() {
             return p999During / p999Before;
         }
@@ -112,8 +113,9 @@ class CatchUpBenchIT {
                             r.networkMax(), r.networkCold()));
                         append(diag, diagnostics(r));
                         append(dir.resolve("catch-up-ops.md"), "round " + round + " " + arm + " (resident at start "
-                            + String.format("%.3f", r.residentAtStart()) + "), agent ops during the catch-up:\n  "
-                            + String.join("\n  ", r.ops()) + "\n");
+                            + String.format("%.3f", r.residentAtStart()) + "), catch-up " + String.format("%.1f", r.catchUpSeconds())
+                            + " s; slowest records during it (ms@s after its start): " + r.slowest()
+                            + "\n  agent ops during the catch-up:\n  " + String.join("\n  ", r.ops()) + "\n");
                     }
                 }
             }
@@ -140,14 +142,20 @@ class CatchUpBenchIT {
         agent(broker, "detach", Long.toString(broker.pid()));
         agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" : ""));
         List<Path> segments = backlogSegments(broker);
+        List<Path> active = activeSegments(segments);
+        List<Path> rolled = segments.stream().filter(f -> !active.contains(f)).toList();
+        // Cold arms: the rolled segments are evicted; each partition's active segment, written moments
+        // ago in a live partition, stays resident (prefetch leaves active segments alone for that reason).
+        // Warm: every segment. Resident means loaded and locked in memory for the run: this VM's kernel
+        // reclaims idle page-cache pages within seconds (DAMON pageout), which would leave part of a
+        // merely read file cold again.
         if (!arm.equals("warm")) {
-            PageCache.evict(segments);
+            PageCache.evict(rolled);
         }
-        // warm: loaded and locked in memory for the run (this VM's kernel reclaims idle page-cache pages
-        // within seconds, which would leave part of a merely read backlog cold again)
-        AutoCloseable pinned = arm.equals("warm") ? PageCache.pin(segments) : () -> { };
+        AutoCloseable pinned = PageCache.pin(arm.equals("warm") ? segments : active);
         double resident = PageCache.residentFraction(segments);
-        assertThat(resident).as("backlog resident at the start of arm " + arm).isBetween(arm.equals("warm") ? 0.999 : 0, arm.equals("warm") ? 1 : 0.01);
+        assertThat(PageCache.residentFraction(rolled)).as("rolled segments resident at the start of arm " + arm)
+            .isBetween(arm.equals("warm") ? 0.999 : 0, arm.equals("warm") ? 1 : 0.01);
         long testPid = ProcessHandle.current().pid();
         try (pinned; LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, RATE)) {
             Thread.sleep(3_000); // the producer's connection, InitProducerId and first batches: not measured
@@ -229,7 +237,8 @@ class CatchUpBenchIT {
                 new double[] {CpuTicks.percent(c2[0], c3[0], duringNanos), CpuTicks.percent(c2[1], c3[1], duringNanos),
                     CpuTicks.percent(c2[3], c3[3], duringNanos), CpuTicks.percent(c2[2], c3[2], duringNanos)},
                 atEnd.opsSince(atStart), atEnd.countAboveSince(atStart, "transfer_to", "network", 10),
-                atEnd.quantileMsSince(atStart, "transfer_to", "network", 1.0), networkCold);
+                atEnd.quantileMsSince(atStart, "transfer_to", "network", 1.0), networkCold,
+                steady.slowest(catchUpStart, catchUpEnd, 15));
         }
     }
 
@@ -290,6 +299,15 @@ class CatchUpBenchIT {
             }
         }
         return out;
+    }
+
+    /** The newest segment of each partition directory. */
+    private static List<Path> activeSegments(List<Path> segments) {
+        Map<Path, Path> newest = new HashMap<>();
+        for (Path f : segments) {
+            newest.merge(f.getParent(), f, (a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()) > 0 ? a : b);
+        }
+        return List.copyOf(newest.values());
     }
 
     private static double median(List<Run> rs, java.util.function.ToDoubleFunction<Run> f) {

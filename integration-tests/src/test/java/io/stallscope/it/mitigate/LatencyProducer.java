@@ -60,6 +60,16 @@ final class LatencyProducer implements AutoCloseable {
         return v[Math.min(v.length - 1, (int) Math.ceil(q * v.length) - 1)] / 1e6;
     }
 
+    /** The n slowest records sent in [from, to): "latency ms @ seconds after from", slowest first. */
+    List<String> slowest(long from, long to, int n) {
+        List<Sample> v;
+        synchronized (samples) {
+            v = new ArrayList<>(samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).toList());
+        }
+        v.sort((a, b) -> Long.compare(b.latency(), a.latency()));
+        return v.stream().limit(n).map(s -> String.format("%.0f@%.1f", s.latency() / 1e6, (s.sentAt() - from) / 1e9)).toList();
+    }
+
     /** How many records sent in [from, to) were acknowledged. */
     int count(long from, long to) {
         return latencies(from, to).length;
