@@ -78,8 +78,7 @@ class FollowerPrefetchIT {
                         .anyMatch(c -> c.call().equals("sendfile"));
                     Scrape metrics = Scrape.of(mb.prometheusPort);
                     if (prefetch) {
-                        assertThat(network).as("cold reads on the leader's network threads").noneMatch(ShimCall::delayed);
-                        assertThat(handlers).as("cold reads taken by the request handlers' warm-up").anyMatch(ShimCall::delayed);
+                        WarmUpCheck.assertWarmedByHandlers(network, handlers, rolled);
                         assertThat(metrics.event("prefetch", "warmed")).isPositive();
                         assertThat(metrics.event("prefetch", "error")).isZero();
                         assertThat(PageCache.residentFraction(rolled)).as("resident after the follower's fetches")
@@ -87,6 +86,7 @@ class FollowerPrefetchIT {
                     } else {
                         assertThat(network).as("cold reads on the leader's network threads without prefetch")
                             .anyMatch(ShimCall::delayed);
+                        WarmUpCheck.assertColdOnNetwork(network, rolled);
                         assertThat(metrics.event("prefetch", "warmed")).isZero();
                     }
                 }

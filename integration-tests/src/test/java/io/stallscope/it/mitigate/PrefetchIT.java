@@ -81,8 +81,7 @@ class PrefetchIT {
             assertThat(network).as("the network threads sent the rolled segments").anyMatch(c -> c.call().equals(call));
             Scrape metrics = Scrape.of(mb.prometheusPort);
             if (prefetch) {
-                assertThat(network).as("cold reads on network threads").noneMatch(ShimCall::delayed);
-                assertThat(handlers).as("cold reads taken by the request handlers' warm-up").anyMatch(ShimCall::delayed);
+                WarmUpCheck.assertWarmedByHandlers(network, handlers, rolled);
                 assertThat(metrics.event("prefetch", "warmed")).isPositive();
                 assertThat(metrics.sum("stallscope_prefetch_bytes_total", Map.of())).isGreaterThan(2.0 * 1024 * 1024);
                 assertThat(metrics.sum("stallscope_prefetch_seconds_total", Map.of())).isGreaterThan(0.1);
@@ -90,6 +89,7 @@ class PrefetchIT {
                 assertThat(PageCache.residentFraction(rolled)).as("resident after the fetches").isGreaterThan(0.9);
             } else {
                 assertThat(network).as("cold reads on network threads without prefetch").anyMatch(ShimCall::delayed);
+                WarmUpCheck.assertColdOnNetwork(network, rolled);
                 assertThat(metrics.event("prefetch", "warmed")).isZero();
             }
         }
