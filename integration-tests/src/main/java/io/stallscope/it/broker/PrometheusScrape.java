@@ -153,4 +153,40 @@ public final class PrometheusScrape {
         }
         return Double.POSITIVE_INFINITY;
     }
+
+    /** How many times an op took longer than {@code ms} (a bucket bound) between an earlier scrape and this one. */
+    public double countAboveSince(PrometheusScrape earlier, String op, String role, double ms) {
+        TreeMap<Double, Double> now = buckets(op, role);
+        TreeMap<Double, Double> before = earlier.buckets(op, role);
+        Double bound = now.floorKey(ms / 1000 + 1e-12);
+        if (bound == null || now.isEmpty()) {
+            return 0;
+        }
+        double total = now.lastEntry().getValue() - before.getOrDefault(now.lastKey(), 0.0);
+        return total - (now.get(bound) - before.getOrDefault(bound, 0.0));
+    }
+
+    /**
+     * Every (op, role) of the agent's histograms that ran between an earlier scrape and this one, one line
+     * each: "op role count N p99 <= B ms total T ms", busiest first by total time.
+     */
+    public List<String> opsSince(PrometheusScrape earlier) {
+        Set<List<String>> pairs = new TreeSet<>(java.util.Comparator.comparing(Object::toString));
+        for (Series s : series(OP_SECONDS + "_count")) {
+            if (s.labels().containsKey("op") && s.labels().containsKey("role")) {
+                pairs.add(List.of(s.labels().get("op"), s.labels().get("role")));
+            }
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (List<String> p : pairs) {
+            double n = countSince(earlier, p.get(0), p.get(1));
+            if (n > 0) {
+                Map<String, String> labels = Map.of("op", p.get(0), "role", p.get(1));
+                double totalMs = (sum(OP_SECONDS + "_sum", labels) - earlier.sum(OP_SECONDS + "_sum", labels)) * 1000;
+                rows.add(new Object[] {p.get(0), p.get(1), n, quantileMsSince(earlier, p.get(0), p.get(1), 0.99), totalMs});
+            }
+        }
+        rows.sort(java.util.Comparator.comparingDouble(r -> -(double) r[4]));
+        return rows.stream().map(r -> String.format(java.util.Locale.ROOT, "%s %s count %.0f p99 <= %.0f ms total %.0f ms", r)).toList();
+    }
 }

@@ -1,5 +1,8 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.agent.AgentJar;
+
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
@@ -170,7 +173,7 @@ class CatchUpBenchIT {
             long catchUpStart;
             long catchUpEnd;
             long n;
-            Scrape atStart;
+            PrometheusScrape atStart;
             Map<String, BrokerJmx.Reading> j2;
             long[] c2;
             long[] c3;
@@ -179,7 +182,7 @@ class CatchUpBenchIT {
                     dir.resolve("catch-up-" + round + "-" + arm))) {
                     consumer.awaitPositioned(Duration.ofMinutes(2));
                     catchUpStart = System.nanoTime();
-                    atStart = Scrape.of(port);
+                    atStart = PrometheusScrape.scrape(port);
                     j2 = jmx.produce();
                     c2 = new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(),
                         CpuTicks.process(consumer.pid())};
@@ -191,13 +194,13 @@ class CatchUpBenchIT {
                 }
             } else {
                 long[] start = new long[1];
-                Scrape[] scrape = new Scrape[1];
+                PrometheusScrape[] scrape = new PrometheusScrape[1];
                 List<Map<String, BrokerJmx.Reading>> jr = new ArrayList<>();
                 List<long[]> cr = new ArrayList<>();
                 n = KafkaClients.consumeAll(KafkaClients.consumerConfig(broker), BACKLOG, true, Duration.ofMinutes(10), () -> {
                     try {
                         start[0] = System.nanoTime();
-                        scrape[0] = Scrape.of(port);
+                        scrape[0] = PrometheusScrape.scrape(port);
                         jr.add(jmx.produce());
                         cr.add(new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(), -1});
                     } catch (Exception e) {
@@ -213,7 +216,7 @@ class CatchUpBenchIT {
             }
             Map<String, BrokerJmx.Reading> j3 = jmx.produce();
             assertThat(n).isEqualTo(BACKLOG_RECORDS);
-            Scrape atEnd = Scrape.of(port);
+            PrometheusScrape atEnd = PrometheusScrape.scrape(port);
             double warmed = (atEnd.sum("stallscope_prefetch_bytes_total", Map.of())
                 - atStart.sum("stallscope_prefetch_bytes_total", Map.of())) / (1 << 20);
             Map<String, BrokerJmx.Reading[]> produce = new HashMap<>();
@@ -283,7 +286,7 @@ class CatchUpBenchIT {
 
     private static void agent(KafkaBroker broker, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(KafkaJdks.defaultJdk().resolve("bin/java").toString(), "-jar",
-            MitigatedBroker.agentJar().toString()));
+            AgentJar.path().toString()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
@@ -76,7 +77,7 @@ class FollowerPrefetchIT {
                         .filter(c -> threads.getOrDefault(c.tid(), "").contains("request-handler")).toList();
                     assertThat(network).as("the leader's network threads sent the rolled segments to the follower")
                         .anyMatch(c -> c.call().equals("sendfile"));
-                    Scrape metrics = Scrape.of(mb.prometheusPort);
+                    PrometheusScrape metrics = PrometheusScrape.scrape(mb.prometheusPort);
                     if (prefetch) {
                         WarmUpCheck.assertWarmedByHandlers(network, handlers, rolled);
                         assertThat(metrics.event("prefetch", "warmed")).isPositive();

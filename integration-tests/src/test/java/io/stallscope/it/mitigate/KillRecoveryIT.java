@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
@@ -96,7 +97,7 @@ class KillRecoveryIT {
                     waitFor(() -> producer.ackedCount() >= ackedBefore + 2500, Duration.ofSeconds(90),
                         context + ": producer made no progress after restart " + (kill - 1));
                     Thread.sleep(random.nextInt(2500));
-                    Scrape m = Scrape.of(mb.prometheusPort);
+                    PrometheusScrape m = PrometheusScrape.scrape(mb.prometheusPort);
                     if (FLUSH_DELAYED) {
                         assertThat(Duration.ofNanos(System.nanoTime() - upAt)).as(context + ": a roll's flush is still pending")
                             .isLessThan(FLUSH_DELAY);

@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
@@ -79,7 +80,7 @@ class PrefetchIT {
             List<ShimCall> handlers = reads.stream().filter(c -> threads.getOrDefault(c.tid(), "").contains("request-handler")).toList();
             String call = listener.equals("SSL") ? "pread" : "sendfile";
             assertThat(network).as("the network threads sent the rolled segments").anyMatch(c -> c.call().equals(call));
-            Scrape metrics = Scrape.of(mb.prometheusPort);
+            PrometheusScrape metrics = PrometheusScrape.scrape(mb.prometheusPort);
             if (prefetch) {
                 WarmUpCheck.assertWarmedByHandlers(network, handlers, rolled);
                 assertThat(metrics.event("prefetch", "warmed")).isPositive();

@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
@@ -41,7 +42,7 @@ class RollFlushIT {
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
             int rolls = produceWithRolls(broker);
-            Scrape metrics = afterScheduledFlushes(mb.prometheusPort, rolls);
+            PrometheusScrape metrics = afterScheduledFlushes(mb.prometheusPort, rolls);
             List<ShimCall> fsyncs = snapshotFsyncs(disk);
 
             assertThat(startupLine(broker)).contains("roll-flush on");
@@ -68,7 +69,7 @@ class RollFlushIT {
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
             int rolls = produceWithRolls(broker);
-            Scrape metrics = Scrape.of(mb.prometheusPort);
+            PrometheusScrape metrics = PrometheusScrape.scrape(mb.prometheusPort);
             assertThat(startupLine(broker)).contains("mitigations off");
             assertThat(snapshotFsyncs(disk)).filteredOn(c -> c.thread().startsWith("data-plane-kafk"))
                 .hasSizeGreaterThanOrEqualTo(rolls);
@@ -86,7 +87,7 @@ class RollFlushIT {
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
             int rolls = produceWithRolls(broker);
-            Scrape metrics = afterScheduledFlushes(mb.prometheusPort, rolls);
+            PrometheusScrape metrics = afterScheduledFlushes(mb.prometheusPort, rolls);
             assertThat(startupLine(broker)).contains("roll-flush not needed on Kafka 3.7.2");
             assertThat(metrics.event("roll-flush", "deferred")).isZero();
             // Kafka's own flushProducerStateSnapshot, on the scheduler
@@ -98,12 +99,12 @@ class RollFlushIT {
      * Scrapes until the scheduler's flush-log jobs for every roll have fsynced the snapshot (or 60 s
      * pass, then the assertions say what is missing): the jobs run after produce returns.
      */
-    static Scrape afterScheduledFlushes(int port, int rolls) throws Exception {
+    static PrometheusScrape afterScheduledFlushes(int port, int rolls) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        Scrape metrics = Scrape.of(port);
+        PrometheusScrape metrics = PrometheusScrape.scrape(port);
         while (metrics.ops("snapshot_flush", "scheduler") < rolls && System.nanoTime() < deadline) {
             Thread.sleep(200);
-            metrics = Scrape.of(port);
+            metrics = PrometheusScrape.scrape(port);
         }
         return metrics;
     }

@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
@@ -127,7 +128,7 @@ class RollSpikeBenchIT {
                     producer.quantileMs(from, to, 0.999), producer.quantileMs(from, to, 1.0), producer.count(from, to),
                     producer.countAtLeastMs(from, to, STALLED_MS));
             }
-            Scrape m = Scrape.of(mb.prometheusPort);
+            PrometheusScrape m = PrometheusScrape.scrape(mb.prometheusPort);
             double rolls = m.ops("log_roll", "request_handler");
             StringBuilder parts = new StringBuilder();
             for (String op : PARTS) {
@@ -175,7 +176,7 @@ class RollSpikeBenchIT {
     }
 
     /** An op's samples on the request handlers (where the partition lock is held for produce). */
-    private static double sum(Scrape m, String metric, String op) {
+    private static double sum(PrometheusScrape m, String metric, String op) {
         return m.sum(metric, Map.of("op", op, "role", "request_handler"));
     }
 

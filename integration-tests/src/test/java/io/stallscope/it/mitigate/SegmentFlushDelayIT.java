@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
@@ -38,7 +39,7 @@ class SegmentFlushDelayIT {
             assertThat(KafkaClients.produce(broker, TOPIC, 4000, 1024)).isEqualTo(4000);
             long lastRolledBase = lastRolledBase(broker);
             Thread.sleep(2000);
-            Scrape early = Scrape.of(mb.prometheusPort);
+            PrometheusScrape early = PrometheusScrape.scrape(mb.prometheusPort);
             if (System.nanoTime() - producedAt < TimeUnit.SECONDS.toNanos(12)) { // still inside the delay
                 assertThat(early.event("segment-flush-delay", "deferred")).isGreaterThanOrEqualTo(3);
                 assertThat(fsyncedSegments(disk)).as("segments fsynced before the delay").isZero();
@@ -47,7 +48,7 @@ class SegmentFlushDelayIT {
             KillRecoveryIT.waitFor(() -> recoveryPoint(broker) >= lastRolledBase, Duration.ofSeconds(60),
                 "the recovery point never reached " + lastRolledBase + " (deferred flush dropped?)");
             assertThat(fsyncedSegments(disk)).as("rolled segments fsynced after the delay").isGreaterThanOrEqualTo(3);
-            assertThat(Scrape.of(mb.prometheusPort).ops("segment_flush", "scheduler")).isGreaterThanOrEqualTo(3);
+            assertThat(PrometheusScrape.scrape(mb.prometheusPort).ops("segment_flush", "scheduler")).isGreaterThanOrEqualTo(3);
         }
     }
 
