@@ -1,5 +1,6 @@
 package io.stallscope.it.demo;
 
+import io.stallscope.it.agent.AgentJar;
 import io.stallscope.it.broker.HarnessDirs;
 import io.stallscope.it.broker.KafkaJdks;
 
@@ -27,13 +28,35 @@ final class DemoProcess implements AutoCloseable {
     private final List<String> lines = new ArrayList<>();
     private final Thread reader;
 
+    /**
+     * The demo starts as from an operator's terminal, where Ctrl-C's SIGINT is handled. A build started in
+     * the background by a shell without job control (nohup, "cmd &" in a script) passes SIGINT on as
+     * ignored, and a JVM leaves an inherited ignored SIGINT ignored: its shutdown hooks would never run.
+     * GNU env (coreutils 8.31+) resets it; without that option the demo starts as it is.
+     */
+    private static final List<String> DEFAULT_SIGINT = envResetsSigint() ? List.of("env", "--default-signal=INT") : List.of();
+
+    private static boolean envResetsSigint() {
+        try {
+            Process p = new ProcessBuilder("env", "--default-signal=INT", "true").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return p.waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     DemoProcess(Path outDir, String... args) throws IOException {
         this.outDir = outDir;
         Path target = HarnessDirs.target();
         String runtime = Files.readString(target.resolve("runtime-classpath.txt")).trim();
-        Path agent = Path.of(System.getProperty("stallscope.agent.jar", target.resolve("../../agent/target/stallscope-agent.jar").toString()));
+        Path agent = AgentJar.path();
         Path analyzer = target.resolve("../../analyzer/bin/analyzer").normalize();
-        List<String> cmd = new ArrayList<>(List.of(KafkaJdks.defaultJdk().resolve("bin/java").toString(),
+        List<String> cmd = new ArrayList<>(DEFAULT_SIGINT);
+        cmd.addAll(List.of(KafkaJdks.defaultJdk().resolve("bin/java").toString(),
             "-D" + HarnessDirs.TARGET_PROPERTY + "=" + target,
             "-cp", target.resolve("classes") + java.io.File.pathSeparator + runtime,
             "io.stallscope.it.demo.DemoMain", "--out", outDir.toString(), "--agent", agent.toString(),
