@@ -245,12 +245,16 @@ class CatchUpBenchIT {
         }
     }
 
-    /** The consumer's CPU ticks just before it exits: its /proc entry goes with it, so poll until then. */
+    /**
+     * The consumer's CPU ticks just before it exits: its /proc entry goes with it, so poll until then, for
+     * at most 10 s (as long as CatchUpProcess.close waits before killing it).
+     */
     private static long lastTicks(long pid, long fallback) {
         long last = fallback;
+        long deadline = System.nanoTime() + 10_000_000_000L;
         for (long t; (t = CpuTicks.process(pid)) >= 0; ) {
             last = t;
-            if (ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true)) {
+            if (ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true) || System.nanoTime() > deadline) {
                 break;
             }
             try {
