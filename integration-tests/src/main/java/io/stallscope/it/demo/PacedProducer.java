@@ -1,5 +1,6 @@
 package io.stallscope.it.demo;
 
+import io.stallscope.it.broker.FixedRate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -31,13 +32,9 @@ final class PacedProducer implements AutoCloseable {
     }
 
     private void run(String topic, int recordsPerSecond, byte[] value, LatencyLog log) {
-        long start = System.nanoTime();
+        FixedRate rate = new FixedRate(recordsPerSecond);
         try {
-            for (long i = 0; running; i++) {
-                long wait = start + i * 1_000_000_000L / recordsPerSecond - System.nanoTime();
-                if (wait > 0) {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                }
+            for (long i = 0; running && rate.awaitSend(i); i++) {
                 long sentAt = System.nanoTime();
                 producer.send(new ProducerRecord<>(topic, value), (md, e) -> {
                     if (e != null) {
@@ -51,8 +48,6 @@ final class PacedProducer implements AutoCloseable {
                     }
                 });
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             // the producer was closed under us (Ctrl-C) or the broker went away
             failed.incrementAndGet();

@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.FixedRate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,17 +27,8 @@ final class LatencyProducer implements AutoCloseable {
         this.producer = new KafkaProducer<>(c);
         this.thread = new Thread(() -> {
             byte[] value = new byte[1024];
-            long start = System.nanoTime();
-            for (long i = 0; running; i++) {
-                long due = start + i * 1_000_000_000L / recordsPerSecond;
-                long wait = due - System.nanoTime();
-                if (wait > 0) {
-                    try {
-                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
+            FixedRate rate = new FixedRate(recordsPerSecond);
+            for (long i = 0; running && rate.awaitSend(i); i++) {
                 long sentAt = System.nanoTime();
                 producer.send(new ProducerRecord<>(topic, value), (md, e) -> {
                     if (e == null) {

@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.broker.FixedRate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -45,17 +46,8 @@ final class SequencedProducer implements AutoCloseable {
 
     private void run() {
         Random random = new Random(1);
-        long start = System.nanoTime();
-        for (long seq = 0; running; seq++) {
-            long due = start + seq * 1_000_000_000L / recordsPerSecond;
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-                try {
-                    Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
+        FixedRate rate = new FixedRate(recordsPerSecond);
+        for (long seq = 0; running && rate.awaitSend(seq); seq++) {
             byte[] value = new byte[512];
             random.nextBytes(value);
             ByteBuffer.wrap(value).putLong(seq);
