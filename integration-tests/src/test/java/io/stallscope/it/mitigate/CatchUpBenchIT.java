@@ -51,7 +51,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CatchUpBenchIT {
     private static final String BACKLOG = "backlog";
     private static final String STEADY = "steady";
-    private static final int ROUNDS = Integer.getInteger("stallscope.bench.rounds", 3);
+    private static final int ROUNDS = Integer.getInteger("stallscope.bench.rounds", 5);
+    // Unmeasured time after the attach and the producer's start: the broker's first young collection
+    // after an attach took 15-25 ms in 3 of 4 runs (13:00 UTC; the others 6-13 ms) and came 1-5 s after
+    // it: inside the earlier 3-s settle's "before" window in some runs and not in others.
+    private static final int SETTLE_SECONDS = Integer.getInteger("stallscope.bench.settle.seconds", 10);
+    // The "before" window: at 500 records/s a p99.9 over 15 s is the 8th-worst record, and whether one
+    // young collection fell into the window or none decided it (6.5-16 ms); over 30 s it spans 2-3.
+    private static final int BEFORE_SECONDS = Integer.getInteger("stallscope.bench.before.seconds", 30);
     private static final long BACKLOG_RECORDS = Long.getLong("stallscope.bench.backlog.records", 1_048_576L);
     private static final int PARTITIONS = Integer.getInteger("stallscope.bench.partitions", 8);
     private static final List<String> ARMS = List.of(System.getProperty("stallscope.bench.arms", "off,on,warm").split(","));
@@ -64,7 +71,8 @@ class CatchUpBenchIT {
                double catchUpSeconds, double warmedMiB, double networkP99, double networkCount, double residentAtStart,
                Map<String, BrokerJmx.Reading[]> produce, String brokerGcBefore, String brokerGcDuring,
                String testGcBefore, String testGcDuring, double[] cpuBefore, double[] cpuDuring, List<String> ops,
-               double networkOver10ms, double networkMax, String networkCold, List<String> slowest) {
+               double networkOver10ms, double networkMax, String networkCold, List<String> slowest, long startNanos,
+               long beforeStartNanos, long[] latenciesBefore, long[] latenciesDuring) {
         double ratio() {
             return p999During / p999Before;
         }
@@ -82,19 +90,23 @@ class CatchUpBenchIT {
         int jmxPort = FreePorts.next();
         BrokerSpec spec = mb.spec.toBuilder().serverProperty("num.network.threads", "1").heap("1g")
             .jvmArgs(BrokerJmx.jvmArgs(jmxPort)).jvmArg("-Xlog:gc:file=" + dir.toAbsolutePath().resolve("catch-up-broker-gc.log"))
+            // safepoints with the monotonic clock (System.nanoTime, as the records' send times): a pause
+            // that is not GC, or a slow time to safepoint, shows here and not in the GC log
+            .jvmArg("-Xlog:safepoint:file=" + dir.toAbsolutePath().resolve("catch-up-broker-safepoint.log") + ":timenanos,uptime")
             .build();
         Path out = dir.resolve("catch-up.md");
         Path diag = dir.resolve("catch-up-diagnostics.md");
         Files.writeString(out, "uptime at start: " + Uptime.now() + "; catch-up consumer: "
-            + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "\n\n"
+            + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "; " + ROUNDS + " rounds, settle "
+            + SETTLE_SECONDS + " s, before " + BEFORE_SECONDS + " s\n\n"
             + "| round | arm | p99.9 before ms | p99.9 during ms | during/before | p99 before ms | p99 during ms"
             + " | catch-up s | warmed MiB | network transfer_to p99 ms (count) | network transfer_to > 10 ms (max ms)"
             + " | network cold calls / cold MiB / shim delay s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         Files.writeString(diag, "Produce on the broker (Kafka's RequestMetrics, mean ms over the window; p99/p99.9 from"
             + " Kafka's decaying reservoir at the window's end); GC pauses: count / total ms / max ms; CPU: % of one core"
             + " (machine: of 200)\n\n| round | arm | window | request queue | local | response queue | response send | total"
-            + " | total p99 / p99.9 | broker GC | test JVM GC | CPU broker / test JVM / consumer / machine |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | total p99 / p99.9 | broker GC | test JVM GC | CPU broker / test JVM / consumer / machine | kdamond CPU"
+            + " | steal (whole VM) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         List<Run> runs = new ArrayList<>();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
@@ -117,7 +129,9 @@ class CatchUpBenchIT {
                         append(diag, diagnostics(r));
                         append(dir.resolve("catch-up-ops.md"), "round " + round + " " + arm + " (resident at start "
                             + String.format("%.3f", r.residentAtStart()) + "), catch-up " + String.format("%.1f", r.catchUpSeconds())
-                            + " s; slowest records during it (ms@s after its start): " + r.slowest()
+                            + " s (monotonic clock at its start: " + String.format("%.3f", r.startNanos() / 1e9)
+                            + " s, \"before\" from " + String.format("%.3f", r.beforeStartNanos() / 1e9)
+                            + " s); slowest records during it (ms@s after its start): " + r.slowest()
                             + "\n  agent ops during the catch-up:\n  " + String.join("\n  ", r.ops()) + "\n");
                     }
                 }
@@ -125,14 +139,19 @@ class CatchUpBenchIT {
         }
         StringBuilder medians = new StringBuilder("\n| arm | median p99.9 before ms | median p99.9 during ms"
             + " | median during/before | median p99 before ms | median p99 during ms | median network transfer_to p99 ms"
-            + " | median broker Produce total mean before / during ms |\n|---|---|---|---|---|---|---|---|\n");
+            + " | median broker Produce total mean before / during ms | pooled p99.9 before / during ms (ratio) |\n"
+            + "|---|---|---|---|---|---|---|---|---|\n");
         for (String arm : ARMS) {
             List<Run> rs = runs.stream().filter(r -> r.arm().equals(arm)).toList();
-            medians.append(String.format("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.2f / %.2f |%n", arm,
+            // every round's records in one sample per window: the same quantile, less at the mercy of one window
+            double pooledBefore = pooledQuantileMs(rs.stream().map(Run::latenciesBefore).toList(), 0.999);
+            double pooledDuring = pooledQuantileMs(rs.stream().map(Run::latenciesDuring).toList(), 0.999);
+            medians.append(String.format("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.2f / %.2f | %.1f / %.1f (%.1f) |%n", arm,
                 median(rs, Run::p999Before), median(rs, Run::p999During), median(rs, Run::ratio),
                 median(rs, Run::p99Before), median(rs, Run::p99During), median(rs, Run::networkP99),
                 median(rs, r -> r.produce().get("TotalTimeMs")[1].meanSince(r.produce().get("TotalTimeMs")[0])),
-                median(rs, r -> r.produce().get("TotalTimeMs")[3].meanSince(r.produce().get("TotalTimeMs")[2]))));
+                median(rs, r -> r.produce().get("TotalTimeMs")[3].meanSince(r.produce().get("TotalTimeMs")[2])),
+                pooledBefore, pooledDuring, pooledDuring / pooledBefore));
         }
         medians.append("\nuptime at end: ").append(Uptime.now()).append('\n');
         append(out, medians.toString());
@@ -161,14 +180,15 @@ class CatchUpBenchIT {
             .isBetween(arm.equals("warm") ? 0.999 : 0, arm.equals("warm") ? 1 : 0.01);
         long testPid = ProcessHandle.current().pid();
         try (pinned; LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, RATE)) {
-            Thread.sleep(3_000); // the producer's connection, InitProducerId and first batches: not measured
+            // the producer's connection, InitProducerId and first batches, and the attach's aftermath: not measured
+            Thread.sleep(SETTLE_SECONDS * 1000L);
             long before = System.nanoTime();
             Map<String, BrokerJmx.Reading> j0 = jmx.produce();
-            long[] c0 = {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy()};
-            Thread.sleep(15_000);
+            long[] c0 = cpu(broker.pid(), testPid, -1);
+            Thread.sleep(BEFORE_SECONDS * 1000L);
             long beforeEnd = System.nanoTime();
             Map<String, BrokerJmx.Reading> j1 = jmx.produce();
-            long[] c1 = {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy()};
+            long[] c1 = cpu(broker.pid(), testPid, -1);
             int shimCallsBefore = disk.calls().size();
             long catchUpStart;
             long catchUpEnd;
@@ -184,13 +204,12 @@ class CatchUpBenchIT {
                     catchUpStart = System.nanoTime();
                     atStart = PrometheusScrape.scrape(port);
                     j2 = jmx.produce();
-                    c2 = new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(),
-                        CpuTicks.process(consumer.pid())};
+                    c2 = cpu(broker.pid(), testPid, consumer.pid());
                     long consumerTicks = CpuTicks.process(consumer.pid());
                     n = consumer.awaitDone(Duration.ofMinutes(10));
                     catchUpEnd = System.nanoTime();
-                    c3 = new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(),
-                        lastTicks(consumer.pid(), consumerTicks)};
+                    c3 = cpu(broker.pid(), testPid, -1);
+                    c3[3] = lastTicks(consumer.pid(), consumerTicks);
                 }
             } else {
                 long[] start = new long[1];
@@ -202,7 +221,7 @@ class CatchUpBenchIT {
                         start[0] = System.nanoTime();
                         scrape[0] = PrometheusScrape.scrape(port);
                         jr.add(jmx.produce());
-                        cr.add(new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(), -1});
+                        cr.add(cpu(broker.pid(), testPid, -1));
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
@@ -212,7 +231,7 @@ class CatchUpBenchIT {
                 atStart = scrape[0];
                 j2 = jr.get(0);
                 c2 = cr.get(0);
-                c3 = new long[] {CpuTicks.process(broker.pid()), CpuTicks.process(testPid), CpuTicks.machineBusy(), -1};
+                c3 = cpu(broker.pid(), testPid, -1);
             }
             Map<String, BrokerJmx.Reading> j3 = jmx.produce();
             assertThat(n).isEqualTo(BACKLOG_RECORDS);
@@ -235,14 +254,27 @@ class CatchUpBenchIT {
                 atEnd.countSince(atStart, "transfer_to", "network"), resident, produce,
                 brokerGc.summary(before, beforeEnd), brokerGc.summary(catchUpStart, catchUpEnd),
                 testGc.summary(before, beforeEnd), testGc.summary(catchUpStart, catchUpEnd),
-                new double[] {CpuTicks.percent(c0[0], c1[0], beforeNanos), CpuTicks.percent(c0[1], c1[1], beforeNanos),
-                    Double.NaN, CpuTicks.percent(c0[2], c1[2], beforeNanos)},
-                new double[] {CpuTicks.percent(c2[0], c3[0], duringNanos), CpuTicks.percent(c2[1], c3[1], duringNanos),
-                    CpuTicks.percent(c2[3], c3[3], duringNanos), CpuTicks.percent(c2[2], c3[2], duringNanos)},
+                percents(c0, c1, beforeNanos), percents(c2, c3, duringNanos),
                 atEnd.opsSince(atStart), atEnd.countAboveSince(atStart, "transfer_to", "network", 10),
                 atEnd.quantileMsSince(atStart, "transfer_to", "network", 1.0), networkCold,
-                steady.slowest(catchUpStart, catchUpEnd, 15));
+                steady.slowest(catchUpStart, catchUpEnd, 15), catchUpStart, before,
+                steady.latencies(before, beforeEnd), steady.latencies(catchUpStart, catchUpEnd));
         }
+    }
+
+    /** CPU ticks now: broker, test JVM, machine busy, consumer (-1: none), kdamond, machine steal. */
+    private static long[] cpu(long brokerPid, long testPid, long consumerPid) {
+        return new long[] {CpuTicks.process(brokerPid), CpuTicks.process(testPid), CpuTicks.machineBusy(),
+            consumerPid < 0 ? -1 : CpuTicks.process(consumerPid), CpuTicks.kdamond(), CpuTicks.machineSteal()};
+    }
+
+    /** Percent of one core over a window, per {@link #cpu} slot (NaN where a count is missing). */
+    private static double[] percents(long[] from, long[] to, long nanos) {
+        double[] p = new double[from.length];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = CpuTicks.percent(from[i], to[i], nanos);
+        }
+        return p;
     }
 
     /**
@@ -277,11 +309,15 @@ class CatchUpBenchIT {
             }
             BrokerJmx.Reading t = r.produce().get("TotalTimeMs")[2 * w + 1];
             double[] cpu = w == 0 ? r.cpuBefore() : r.cpuDuring();
-            sb.append(String.format(" %.0f / %.0f | %s | %s | %.0f / %.0f / %s / %.0f |%n", t.p99(), t.p999(),
+            sb.append(String.format(" %.0f / %.0f | %s | %s | %.0f / %.0f / %s / %.0f | %s | %s |%n", t.p99(), t.p999(),
                 w == 0 ? r.brokerGcBefore() : r.brokerGcDuring(), w == 0 ? r.testGcBefore() : r.testGcDuring(),
-                cpu[0], cpu[1], Double.isNaN(cpu[2]) ? "-" : String.format("%.0f", cpu[2]), cpu[3]));
+                cpu[0], cpu[1], orDash(cpu[3]), cpu[2], orDash(cpu[4]), orDash(cpu[5])));
         }
         return sb.toString();
+    }
+
+    private static String orDash(double v) {
+        return Double.isNaN(v) ? "-" : String.format("%.0f", v);
     }
 
     private static void append(Path file, String text) throws Exception {
@@ -315,6 +351,11 @@ class CatchUpBenchIT {
             newest.merge(f.getParent(), f, (a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString()) > 0 ? a : b);
         }
         return List.copyOf(newest.values());
+    }
+
+    private static double pooledQuantileMs(List<long[]> samples, double q) {
+        long[] v = samples.stream().flatMapToLong(java.util.Arrays::stream).sorted().toArray();
+        return v.length == 0 ? Double.NaN : v[Math.min(v.length - 1, (int) Math.ceil(q * v.length) - 1)] / 1e6;
     }
 
     private static double median(List<Run> rs, java.util.function.ToDoubleFunction<Run> f) {

@@ -42,6 +42,49 @@ final class CpuTicks {
         }
     }
 
+    /**
+     * Ticks the hypervisor gave to others while this VM's cores wanted to run (steal, field 8 of
+     * /proc/stat): a stall of the whole VM, which no process here can cause or avoid.
+     */
+    static long machineSteal() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            return f.length > 8 ? Long.parseLong(f[8]) : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * CPU ticks of the kernel's DAMON threads (kdamond.N), or -1 if there are none. On this VM a DAMON
+     * pageout scheme reclaims idle page cache; its thread can take most of a core while a catch-up
+     * streams a GiB through the page cache, which on 2 cores is half the machine.
+     */
+    static long kdamond() {
+        long sum = -1;
+        try (java.util.stream.Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    if (Files.readString(p.resolve("comm")).startsWith("kdamond")) {
+                        long t = process(Long.parseLong(name));
+                        if (t >= 0) {
+                            sum = Math.max(sum, 0) + t;
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the process went away between the listing and the read
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return sum;
+    }
+
     /** Percent of one core used over {@code nanos}, from two tick counts. */
     static double percent(long ticksBefore, long ticksAfter, long nanos) {
         if (ticksBefore < 0 || ticksAfter < 0) {

@@ -59,7 +59,7 @@ final class LatencyProducer implements AutoCloseable {
             v = new ArrayList<>(samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).toList());
         }
         v.sort((a, b) -> Long.compare(b.latency(), a.latency()));
-        return v.stream().limit(n).map(s -> String.format("%.0f@%.1f", s.latency() / 1e6, (s.sentAt() - from) / 1e9)).toList();
+        return v.stream().limit(n).map(s -> String.format("%.0f@%.3f", s.latency() / 1e6, (s.sentAt() - from) / 1e9)).toList();
     }
 
     /** How many records sent in [from, to) were acknowledged. */
@@ -72,7 +72,8 @@ final class LatencyProducer implements AutoCloseable {
         return (int) java.util.Arrays.stream(latencies(from, to)).filter(l -> l >= ms * 1e6).count();
     }
 
-    private long[] latencies(long from, long to) {
+    /** Latencies (ns, sorted) of the records sent in [from, to). */
+    long[] latencies(long from, long to) {
         long[] v;
         synchronized (samples) {
             v = samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).mapToLong(Sample::latency).toArray();
