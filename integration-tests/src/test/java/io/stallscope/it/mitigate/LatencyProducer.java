@@ -62,6 +62,13 @@ final class LatencyProducer implements AutoCloseable {
         return v.stream().limit(n).map(s -> String.format("%.0f@%.3f", s.latency() / 1e6, (s.sentAt() - from) / 1e9)).toList();
     }
 
+    /** The records sent in [from, to), in the order they were acknowledged. */
+    List<Sample> samples(long from, long to) {
+        synchronized (samples) {
+            return samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).toList();
+        }
+    }
+
     /** How many records sent in [from, to) were acknowledged. */
     int count(long from, long to) {
         return latencies(from, to).length;

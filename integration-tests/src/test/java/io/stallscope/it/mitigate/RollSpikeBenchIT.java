@@ -32,7 +32,12 @@ import java.util.function.ToDoubleFunction;
  * producer's latencies: who made the snapshot fsyncs (the shim's log), the agent's own timings of the
  * rolls and of what a roll is made of (all on the request handler, under the partition lock), and the
  * agent's start-up line. -Dstallscope.bench.versions=3.6.2 runs one version (to keep an exclusive hold
- * of the machine short).
+ * of the machine short). What sets the floor: both JVMs' stops (GC pauses, every safepoint) from their
+ * logs, the share of the window something waited for a CPU (/proc/pressure/cpu), and what the records
+ * that make p99.9 were in flight with ({@link RollSpikeSlowRecords}; the slowest of each run, annotated,
+ * go to roll-spike-VERSIONS-slowest.md). -Dstallscope.bench.broker.jvm="-XX:+UseZGC" gives every arm's
+ * broker the same extra JVM options (a collector chosen there replaces the harness's G1); the test JVM's
+ * collector is failsafe's -DargLine.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class RollSpikeBenchIT {
@@ -47,6 +52,11 @@ class RollSpikeBenchIT {
         .split(","));
     private static final List<RollSpikeArm> ARMS = RollSpikeArm.parse(System.getProperty("stallscope.bench.arms",
         "off,roll-flush"));
+    /** JVM options for every arm's broker, e.g. a low-pause collector; empty: the harness's G1 (512 MiB heap). */
+    private static final List<String> BROKER_JVM = brokerJvm(System.getProperty("stallscope.bench.broker.jvm", ""));
+    private static final int SLOWEST_KEPT = 8;
+    /** Samples the produce path's run-queue wait ({@link RollSpikeRunQueue}); off by default, it costs some CPU. */
+    private static final boolean RUN_QUEUE = Boolean.getBoolean("stallscope.bench.runqueue");
     private static final List<String> PARTS = List.of("segment_inactive", "snapshot_take", "snapshot_write", "index_resize");
 
     @Test
@@ -55,20 +65,32 @@ class RollSpikeBenchIT {
         Path out = Path.of(System.getProperty("stallscope.it.target", "target"), "bench",
             "roll-spike-" + String.join("_", VERSIONS) + ".md");
         Files.createDirectories(out.getParent());
+        Path testJvmGc = out.resolveSibling("roll-spike-" + String.join("_", VERSIONS) + "-test-jvm-gc.log");
+        Files.deleteIfExists(testJvmGc);
+        RollSpikeGcPauses.logThisJvmTo(testJvmGc);
+        Path slowest = out.resolveSibling("roll-spike-" + String.join("_", VERSIONS) + "-slowest.md");
+        Files.writeString(slowest, "The slowest records of each measured window, when they were sent (s into the"
+            + " window) and how long of their flight each JVM stood still (safepoints, allocation stalls; ms)\n\n");
         Files.writeString(out, "uptime at start: " + Uptime.now() + "; arms " + ARMS.stream().map(a -> a.label).toList()
-            + ", warm-up " + WARM_UP.toSeconds() + " s, measured " + MEASURED.toSeconds() + " s\n\n"
+            + ", warm-up " + WARM_UP.toSeconds() + " s, measured " + MEASURED.toSeconds() + " s; broker JVM options "
+            + (BROKER_JVM.isEmpty() ? "(harness default: G1, MaxGCPauseMillis=20)" : BROKER_JVM) + ", 512 MiB heap;"
+            + " test JVM " + System.getProperty("java.vm.version") + ", collector " + RollSpikeGcPauses.thisJvmCollector()
+            + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB"
+            + (RUN_QUEUE ? "; run-queue wait sampled every " + RollSpikeRunQueue.PERIOD_MS + " ms" : "") + "\n\n"
             + "| Kafka | arm | round | load 1m | p50 ms | p99 ms | p99.9 ms | max ms | records >= 40 ms | rolls"
             + " | mean roll ms | max roll ms | snapshot fsyncs handler / scheduler"
             + " | per roll ms: inactive / snapshot_take / snapshot_write / index_resize | max records_append ms"
-            + " | broker GC pauses in window: n / max ms / total ms |\n"
-            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | broker: GC pauses n / max / total ms; safepoints n / max / total ms"
+            + " | test JVM: GC pauses; safepoints | % of window some task waited for a CPU"
+            + " | records >= p99.9 in events: with a broker stop / test JVM stop / neither (; their median ms, of it CPU wait of broker / producer threads) |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         Map<String, List<Run>> results = new LinkedHashMap<>();
         StringBuilder startup = new StringBuilder("\nAgent start-up lines (first round of each arm):\n\n");
         for (String version : VERSIONS) {
             for (int round = 1; round <= ROUNDS; round++) {
                 for (int i = 0; i < ARMS.size(); i++) {
                     RollSpikeArm arm = ARMS.get((i + round - 1) % ARMS.size());
-                    Run run = run(version, arm);
+                    Run run = run(version, arm, round, testJvmGc);
                     results.computeIfAbsent(version + " " + arm.label, k -> new ArrayList<>()).add(run);
                     if (round == 1) {
                         startup.append("- ").append(version).append(' ').append(arm.label).append(": `")
@@ -76,19 +98,28 @@ class RollSpikeBenchIT {
                     }
                     Latencies r = run.latencies();
                     Files.writeString(out, String.format(
-                        "| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %d | %.0f | %.1f | %.1f | %d / %d | %s | %.1f | %s |%n",
+                        "| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %d | %.0f | %.1f | %.1f | %d / %d | %s | %.1f | %s | %s | %.0f | %s |%n",
                         version, arm.label, round, run.load(), r.p50(), r.p99(), r.p999(), r.max(), r.stalled(),
                         run.rolls(), run.meanRollMs(), run.maxRollMs(), run.snapshotFsyncsOnHandlers(),
-                        run.snapshotFsyncsOnScheduler(), run.partsPerRoll(), run.maxAppendMs(), run.gc()), StandardOpenOption.APPEND);
+                        run.snapshotFsyncsOnScheduler(), run.partsPerRoll(), run.maxAppendMs(), run.gc(), run.testJvmGc(),
+                        run.cpuWaitedPercent(), run.slow()), StandardOpenOption.APPEND);
+                    Files.writeString(slowest, "- " + version + " " + arm.label + " round " + round + " (p99.9 "
+                        + String.format("%.1f", r.p999()) + " ms; broker " + run.gc().collector() + "): "
+                        + String.join("; ", run.slow().slowest()) + "\n", StandardOpenOption.APPEND);
                 }
             }
         }
         StringBuilder medians = new StringBuilder("\n| Kafka | arm | median p50 ms | median p99 ms | median p99.9 ms"
-            + " | median max ms | median records >= 40 ms | median mean roll ms |\n|---|---|---|---|---|---|---|---|\n");
-        results.forEach((k, rs) -> medians.append(String.format("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f |%n",
+            + " | median max ms | median records >= 40 ms | median mean roll ms | median broker GC max ms"
+            + " | median test JVM GC max ms | records >= p99.9, all rounds: broker stop / test JVM stop / neither |\n"
+            + "|---|---|---|---|---|---|---|---|---|---|---|\n");
+        results.forEach((k, rs) -> medians.append(String.format(
+            "| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f | %.1f | %d / %d / %d |%n",
             k.split(" ")[0], k.split(" ")[1], median(rs, r -> r.latencies().p50()), median(rs, r -> r.latencies().p99()),
             median(rs, r -> r.latencies().p999()), median(rs, r -> r.latencies().max()),
-            median(rs, r -> r.latencies().stalled()), median(rs, Run::meanRollMs))));
+            median(rs, r -> r.latencies().stalled()), median(rs, Run::meanRollMs), median(rs, r -> r.gc().maxMs()),
+            median(rs, r -> r.testJvmGc().maxMs()), rs.stream().mapToInt(r -> r.slow().withBrokerStop()).sum(),
+            rs.stream().mapToInt(r -> r.slow().withTestJvmStop()).sum(), rs.stream().mapToInt(r -> r.slow().neither()).sum())));
         medians.append(startup);
         medians.append("\nuptime at end: ").append(Uptime.now()).append('\n');
         Files.writeString(out, medians, StandardOpenOption.APPEND);
@@ -102,32 +133,53 @@ class RollSpikeBenchIT {
     /** The producer's view, and the agent's: rolls (each holds the partition lock) and what they were made of. */
     record Run(Latencies latencies, String load, double rolls, double meanRollMs, double maxRollMs,
                long snapshotFsyncsOnHandlers, long snapshotFsyncsOnScheduler, String partsPerRoll, double maxAppendMs,
-               String startupLine, RollSpikeGcPauses gc) {
+               String startupLine, RollSpikeGcPauses gc, RollSpikeGcPauses testJvmGc, double cpuWaitedPercent,
+               RollSpikeSlowRecords slow) {
     }
 
-    private static Run run(String version, RollSpikeArm arm) throws Exception {
+    private static Run run(String version, RollSpikeArm arm, int round, Path testJvmGc) throws Exception {
         Path tmp = Files.createTempDirectory("spike");
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("/" + TOPIC + "-0/", arm.fsyncDelay);
         String load = Uptime.now().split(" ")[2];
         MitigatedBroker mb = broker(version, arm, disk);
         Path gcLog = tmp.resolve("gc.log");
-        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec.toBuilder().jvmArg(RollSpikeGcPauses.jvmArg(gcLog)).build())) {
+        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec.toBuilder().jvmArgs(BROKER_JVM)
+            .jvmArg(RollSpikeGcPauses.jvmArg(gcLog)).build())) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, arm.topicConfig());
             Latencies perf;
             RollSpikeGcPauses gc;
+            RollSpikeGcPauses testGc;
+            double cpuWaited;
+            RollSpikeSlowRecords slow;
             try (LatencyProducer producer = new LatencyProducer(KafkaClients.producerConfig(broker), TOPIC, RATE)) {
                 Thread.sleep(WARM_UP.toMillis()); // not measured: the broker's JIT warm-up would dominate
+                RollSpikeRunQueue runQueue = RUN_QUEUE ? new RollSpikeRunQueue(broker.pid()) : null;
+                Thread.sleep(RUN_QUEUE ? 50 : 0); // its first samples are before the window
                 long from = System.nanoTime();
                 long fromMillis = System.currentTimeMillis();
+                long waitedFrom = cpuWaitedMicros();
                 Thread.sleep(MEASURED.toMillis());
                 long to = System.nanoTime();
-                gc = RollSpikeGcPauses.in(gcLog, fromMillis, System.currentTimeMillis());
+                long toMillis = System.currentTimeMillis();
+                cpuWaited = waitedFrom < 0 ? Double.NaN : (cpuWaitedMicros() - waitedFrom) / 10.0 / (toMillis - fromMillis);
                 Thread.sleep(2000); // the last records' acknowledgements
+                if (runQueue != null) {
+                    runQueue.close();
+                }
+                // stops that ended up to 2 s after the window can still have held a record sent in it
+                gc = RollSpikeGcPauses.in(gcLog, fromMillis, toMillis);
+                testGc = RollSpikeGcPauses.in(testJvmGc, fromMillis, toMillis);
+                RollSpikeGcPauses brokerStops = RollSpikeGcPauses.in(gcLog, fromMillis, toMillis + 2000);
+                RollSpikeGcPauses testStops = RollSpikeGcPauses.in(testJvmGc, fromMillis, toMillis + 2000);
                 perf = new Latencies(producer.quantileMs(from, to, 0.5), producer.quantileMs(from, to, 0.99),
                     producer.quantileMs(from, to, 0.999), producer.quantileMs(from, to, 1.0), producer.count(from, to),
                     producer.countAtLeastMs(from, to, STALLED_MS));
+                slow = RollSpikeSlowRecords.of(producer.samples(from, to), perf.p999(), from, fromMillis, brokerStops,
+                    testStops, runQueue, SLOWEST_KEPT);
             }
+            Files.copy(gcLog, out(String.format("roll-spike-logs/%s-%s-round%d-broker-gc.log", version, arm.label, round)),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             PrometheusScrape m = PrometheusScrape.scrape(mb.prometheusPort);
             double rolls = m.ops("log_roll", "request_handler");
             StringBuilder parts = new StringBuilder();
@@ -141,7 +193,38 @@ class RollSpikeBenchIT {
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("data-plane-kafk")).count(),
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("kafka-schedule")).count(),
                 parts.toString(), 1000 * sum(m, "stallscope_op_seconds_max", "records_append"),
-                mitigationsPart(RollFlushIT.startupLine(broker)), gc);
+                mitigationsPart(RollFlushIT.startupLine(broker)), gc, testGc, cpuWaited, slow);
+        }
+    }
+
+    private static Path out(String name) throws java.io.IOException {
+        Path p = Path.of(System.getProperty("stallscope.it.target", "target"), "bench", name);
+        Files.createDirectories(p.getParent());
+        return p;
+    }
+
+    /** Options for every broker; a collector chosen there must replace the harness's -XX:+UseG1GC (two collectors: no JVM). */
+    static List<String> brokerJvm(String options) {
+        List<String> args = new ArrayList<>();
+        for (String a : options.trim().split("\\s+")) {
+            if (a.isEmpty()) {
+                continue;
+            }
+            if (a.matches("-XX:\\+Use\\w+GC") && !a.equals("-XX:+UseG1GC") && !args.contains("-XX:-UseG1GC")) {
+                args.add("-XX:-UseG1GC");
+            }
+            args.add(a);
+        }
+        return List.copyOf(args);
+    }
+
+    /** Microseconds some task on this machine waited for a CPU (/proc/pressure/cpu "some total"); -1 if unknown. */
+    private static long cpuWaitedMicros() {
+        try {
+            String some = Files.readAllLines(Path.of("/proc/pressure/cpu")).get(0);
+            return Long.parseLong(some.replaceFirst(".*total=(\\d+).*", "$1"));
+        } catch (Exception e) {
+            return -1;
         }
     }
 
