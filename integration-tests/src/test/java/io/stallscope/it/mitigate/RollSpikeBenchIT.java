@@ -25,7 +25,7 @@ import java.util.function.ToDoubleFunction;
  * Experiment, not a CI test (runs only with -Dstallscope.bench=true; see docs/mitigations.md): the
  * produce latency spike of segment rolls, with and without roll-flush. Simulated: a slow disk, every
  * fsync of a file in the topic's partition directory delayed 50 ms (the LD_PRELOAD shim). 1 MiB
- * segments, a steady idempotent producer at 2000 records/s of 1 KiB with acks=all and linger.ms=0, in
+ * segments, a steady idempotent producer at 2000 records/s (-Dstallscope.bench.rate) of 1 KiB with acks=all and linger.ms=0, in
  * this (warm) JVM: a warm-up unmeasured (the broker's JIT and the client settle), then the measured
  * window. Arms ({@link RollSpikeArm}, -Dstallscope.bench.arms) run in an order rotated every round so
  * drift on the shared machine hits all alike, fresh broker per run; medians over the rounds. Next to the
@@ -45,7 +45,8 @@ class RollSpikeBenchIT {
     private static final int ROUNDS = Integer.getInteger("stallscope.bench.rounds", 3);
     private static final Duration WARM_UP = Duration.ofSeconds(Integer.getInteger("stallscope.bench.warmup.seconds", 30));
     private static final Duration MEASURED = Duration.ofSeconds(Integer.getInteger("stallscope.bench.seconds", 30));
-    private static final int RATE = 2000;
+    /** Records per second (-Dstallscope.bench.rate): lower rates leave the two cores more idle. */
+    private static final int RATE = Integer.getInteger("stallscope.bench.rate", 2000);
     /** A record this late waited for something of the order of the injected 50 ms fsync. */
     private static final double STALLED_MS = 40;
     private static final List<String> VERSIONS = List.of(System.getProperty("stallscope.bench.versions", "3.6.2,2.8.2")
@@ -72,7 +73,7 @@ class RollSpikeBenchIT {
         Files.writeString(slowest, "The slowest records of each measured window, when they were sent (s into the"
             + " window) and how long of their flight each JVM stood still (safepoints, allocation stalls; ms)\n\n");
         Files.writeString(out, "uptime at start: " + Uptime.now() + "; arms " + ARMS.stream().map(a -> a.label).toList()
-            + ", warm-up " + WARM_UP.toSeconds() + " s, measured " + MEASURED.toSeconds() + " s; broker JVM options "
+            + ", " + RATE + " records/s, warm-up " + WARM_UP.toSeconds() + " s, measured " + MEASURED.toSeconds() + " s; broker JVM options "
             + (BROKER_JVM.isEmpty() ? "(harness default: G1, MaxGCPauseMillis=20)" : BROKER_JVM) + ", 512 MiB heap;"
             + " test JVM " + System.getProperty("java.vm.version") + ", collector " + RollSpikeGcPauses.thisJvmCollector()
             + ", max heap " + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB"
