@@ -14,7 +14,9 @@ final class LiveView {
     private final long everyNanos;
     private final int width;
     private int drawnLines;
+    /** When the last snapshot was printed; meaningless until {@link #printed} (nanoTime has no fixed origin). */
     private long lastPrinted;
+    private boolean printed;
     private String last = "";
 
     /** @param width the terminal's columns: redrawn lines are cut to fit, a wrapped line would break the redraw */
@@ -40,10 +42,11 @@ final class LiveView {
             out.print(block);
             drawnLines = (int) block.chars().filter(c -> c == '\n').count();
             out.flush();
-        } else if (System.nanoTime() - lastPrinted >= everyNanos) {
+        } else if (!printed || System.nanoTime() - lastPrinted >= everyNanos) {
             out.print(block);
             out.println();
             lastPrinted = System.nanoTime();
+            printed = true;
         }
     }
 
@@ -68,7 +71,7 @@ final class LiveView {
         }
         drawnLines = 0;
         last = "";
-        lastPrinted = 0;
+        printed = false;
     }
 
     private String fit(String block) {
