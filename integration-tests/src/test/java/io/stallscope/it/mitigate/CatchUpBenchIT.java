@@ -45,7 +45,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in the test JVM next to the producer (=test-jvm, the earlier method). Reported per run: the steady
  * producer's p99.9 during the catch-up over its p99.9 just before, the agent's p99 of transfer_to on the
  * network thread, and where the time went: Kafka's own request metrics for Produce, GC pauses of the
- * broker and the test JVM, CPU use of each process, the agent's ops by thread role.
+ * broker and the test JVM, CPU use of each process, the agent's ops by thread role. Optional arm
+ * "warm-no-agent" (-Dstallscope.bench.arms=off,on,warm,warm-no-agent): the warm control with the agent
+ * detached for the run (Kafka's own code restored, no metrics endpoint), to show what the agent itself
+ * costs. The state of the kernel's DAMON reclaimer (which takes back page cache on this VM) is recorded
+ * at the start and the end of the run: a control with it paused is run from the shell, not by the bench.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class CatchUpBenchIT {
@@ -97,7 +101,8 @@ class CatchUpBenchIT {
             .build();
         Path out = dir.resolve("catch-up.md");
         Path diag = dir.resolve("catch-up-diagnostics.md");
-        Files.writeString(out, "uptime at start: " + Uptime.now() + "; catch-up consumer: "
+        String damonAtStart = Damon.describe();
+        Files.writeString(out, "uptime at start: " + Uptime.now() + "; " + damonAtStart + "; catch-up consumer: "
             + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "; " + ROUNDS + " rounds, settle "
             + SETTLE_SECONDS + " s, before " + BEFORE_SECONDS + " s\n\n"
             + "| round | arm | p99.9 before ms | p99.9 during ms | during/before | p99 before ms | p99 during ms"
@@ -154,7 +159,7 @@ class CatchUpBenchIT {
                 median(rs, r -> r.produce().get("TotalTimeMs")[3].meanSince(r.produce().get("TotalTimeMs")[2])),
                 pooledBefore, pooledDuring, pooledDuring / pooledBefore));
         }
-        medians.append("\nuptime at end: ").append(Uptime.now()).append('\n');
+        medians.append("\nuptime at end: ").append(Uptime.now()).append("; ").append(Damon.describe()).append('\n');
         append(out, medians.toString());
         System.out.println(Files.readString(out) + "\n" + Files.readString(diag));
     }
@@ -162,8 +167,12 @@ class CatchUpBenchIT {
     private static Run run(int round, String arm, KafkaBroker broker, int port, BrokerJmx jmx, GcPauses brokerGc,
                            GcPauses testGc, Path dir, SlowDisk disk) throws Exception {
         boolean prefetch = arm.equals("on");
+        boolean noAgent = arm.equals("warm-no-agent");
+        boolean warm = arm.equals("warm") || noAgent;
         agent(broker, "detach", Long.toString(broker.pid()));
-        agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" : ""));
+        if (!noAgent) {
+            agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" : ""));
+        }
         List<Path> segments = backlogSegments(broker);
         List<Path> active = activeSegments(segments);
         List<Path> rolled = segments.stream().filter(f -> !active.contains(f)).toList();
@@ -172,13 +181,13 @@ class CatchUpBenchIT {
         // Warm: every segment. Resident means loaded and locked in memory for the run: this VM's kernel
         // reclaims idle page-cache pages within seconds (DAMON pageout), which would leave part of a
         // merely read file cold again.
-        if (!arm.equals("warm")) {
+        if (!warm) {
             PageCache.evict(rolled);
         }
-        AutoCloseable pinned = PageCache.pin(arm.equals("warm") ? segments : active);
+        AutoCloseable pinned = PageCache.pin(warm ? segments : active);
         double resident = PageCache.residentFraction(segments);
         assertThat(PageCache.residentFraction(rolled)).as("rolled segments resident at the start of arm " + arm)
-            .isBetween(arm.equals("warm") ? 0.999 : 0, arm.equals("warm") ? 1 : 0.01);
+            .isBetween(warm ? 0.999 : 0, warm ? 1 : 0.01);
         long testPid = ProcessHandle.current().pid();
         try (pinned; LatencyProducer steady = new LatencyProducer(KafkaClients.producerConfig(broker), STEADY, RATE)) {
             // the producer's connection, InitProducerId and first batches, and the attach's aftermath: not measured
@@ -203,7 +212,7 @@ class CatchUpBenchIT {
                     dir.resolve("catch-up-" + round + "-" + arm))) {
                     consumer.awaitPositioned(Duration.ofMinutes(2));
                     catchUpStart = System.nanoTime();
-                    atStart = PrometheusScrape.scrape(port);
+                    atStart = scrape(noAgent, port);
                     j2 = jmx.produce();
                     c2 = cpu(broker.pid(), testPid, consumer.pid());
                     long consumerTicks = CpuTicks.process(consumer.pid());
@@ -220,7 +229,7 @@ class CatchUpBenchIT {
                 n = KafkaClients.consumeAll(KafkaClients.consumerConfig(broker), BACKLOG, true, Duration.ofMinutes(10), () -> {
                     try {
                         start[0] = System.nanoTime();
-                        scrape[0] = PrometheusScrape.scrape(port);
+                        scrape[0] = scrape(noAgent, port);
                         jr.add(jmx.produce());
                         cr.add(cpu(broker.pid(), testPid, -1));
                     } catch (Exception e) {
@@ -236,7 +245,7 @@ class CatchUpBenchIT {
             }
             Map<String, BrokerJmx.Reading> j3 = jmx.produce();
             assertThat(n).isEqualTo(BACKLOG_RECORDS);
-            PrometheusScrape atEnd = PrometheusScrape.scrape(port);
+            PrometheusScrape atEnd = scrape(noAgent, port);
             double warmed = (atEnd.sum("stallscope_prefetch_bytes_total", Map.of())
                 - atStart.sum("stallscope_prefetch_bytes_total", Map.of())) / (1 << 20);
             Map<String, BrokerJmx.Reading[]> produce = new HashMap<>();
@@ -261,6 +270,11 @@ class CatchUpBenchIT {
                 steady.slowest(catchUpStart, catchUpEnd, 15), catchUpStart, before,
                 steady.latencies(before, beforeEnd), steady.latencies(catchUpStart, catchUpEnd));
         }
+    }
+
+    /** The agent's metrics now; with the agent detached there are none (its figures come out NaN or empty). */
+    private static PrometheusScrape scrape(boolean noAgent, int port) throws Exception {
+        return noAgent ? PrometheusScrape.parse("") : PrometheusScrape.scrape(port);
     }
 
     /** CPU ticks now: broker, test JVM, machine busy, consumer (-1: none), kdamond, machine steal. */
