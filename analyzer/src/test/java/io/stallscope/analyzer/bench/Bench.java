@@ -20,7 +20,7 @@ import java.nio.file.Paths;
 /**
  * Benchmark passes over one recording, one per JVM so they do not share warm-up or heap:
  * {@code report} (the whole CLI: read, analyse, text and JSON), {@code read} (our reader alone),
- * {@code jfrreader} (async-profiler's one.jfr.JfrReader over a mapped buffer, every event),
+ * {@code jfrreader} (async-profiler's one.jfr.JfrReader over a mapped buffer, a reader per chunk, every event),
  * {@code recordingfile} (jdk.jfr.consumer.RecordingFile, every event). Prints wall time and peak heap.
  */
 public final class Bench {
@@ -44,8 +44,15 @@ public final class Bench {
                 try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r"); FileChannel ch = raf.getChannel()) {
                     if (ch.size() > Integer.MAX_VALUE) throw new IllegalStateException("file over 2 GB");
                     ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
-                    JfrReader jr = new JfrReader(buf);
-                    for (Event e; (e = jr.readEvent()) != null; ) events++;
+                    // One reader per chunk: JfrReader 4.2 keeps a chunk's custom event ids (profiler.ProcessSample,
+                    // jdk.CPULoad...) into the next chunk, so a JDK chunk after an async-profiler chunk (jfrsync files
+                    // repeated, the agent's captures) has one of its types parsed as ProcessSample and it throws.
+                    for (int pos = 0; pos < buf.limit(); ) {
+                        int size = (int) buf.getLong(pos + 8);
+                        JfrReader jr = new JfrReader(buf.slice(pos, size));
+                        for (Event e; (e = jr.readEvent()) != null; ) events++;
+                        pos += size;
+                    }
                 }
             }
             case "recordingfile" -> {
