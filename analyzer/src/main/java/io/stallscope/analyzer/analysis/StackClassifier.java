@@ -143,11 +143,26 @@ public final class StackClassifier {
         return nativeOp != IoOp.NONE ? nativeOp : javaOp;
     }
 
+    /**
+     * Java code that reads or writes a descriptor that is not a file: a selector's wakeup (an eventfd or pipe written
+     * by Selector.wakeup, drained by the selecting thread), a socket or datagram channel. Their read(2) and write(2)
+     * never wait for a disk, so they are no storage call (a network thread draining its wakeup eventfd is not "in a
+     * file read").
+     */
+    private static boolean notAFile(String name) {
+        return name.startsWith("sun.nio.ch.EventFD") || name.startsWith("sun.nio.ch.EPoll")
+                || name.startsWith("sun.nio.ch.IOUtil.drain") || name.startsWith("sun.nio.ch.IOUtil.write1")
+                || name.startsWith("sun.nio.ch.PipeImpl") || name.startsWith("sun.nio.ch.SinkChannelImpl")
+                || name.startsWith("sun.nio.ch.SourceChannelImpl") || name.startsWith("sun.nio.ch.SocketChannelImpl")
+                || name.startsWith("sun.nio.ch.ServerSocketChannelImpl") || name.startsWith("sun.nio.ch.DatagramChannelImpl")
+                || name.startsWith("sun.nio.ch.DatagramDispatcher") || name.startsWith("sun.nio.ch.Net.");
+    }
+
     /** Maps one frame to a system call; first match from the top wins (the most specific one). */
     static IoOp ioOf(String name, boolean java) {
         if (java) {
             if (name.startsWith("sun.nio.ch.SocketDispatcher") || name.startsWith("sun.nio.ch.NioSocketImpl")
-                    || name.startsWith("java.net.Socket")) {
+                    || name.startsWith("java.net.Socket") || notAFile(name)) {
                 return IoOp.SOCKET;
             }
             if (name.contains("transferTo") || name.contains("transferFrom")) return IoOp.SENDFILE;
