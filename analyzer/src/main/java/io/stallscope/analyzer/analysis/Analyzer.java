@@ -3,12 +3,15 @@ package io.stallscope.analyzer.analysis;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.ThreadInfo;
 import io.stallscope.analyzer.util.Parallel;
+import io.stallscope.analyzer.util.Timing;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs the analysis steps in order: waits, holders, contentions, findings. Waits are found and attributed on
@@ -26,13 +29,16 @@ public final class Analyzer {
     private static final int RECORDED_PER_UNIT = 50_000;
 
     public static Analysis analyze(Recording rec, Options o) {
+        Timing timing = Timing.start("analysis");
         rec.samples.sort();
         long[] intervals = WaitFinder.intervals(rec);
         StackClassifier classifier = new StackClassifier(rec.frames, rec.stacks);
         classifier.precompute();
-        HolderAttributor holders = new HolderAttributor(rec, classifier, intervals);
+        timing.step("sort+intervals+classify");
         SpanStalls spans = new SpanStalls(rec.spans, o);
         WaitFinder.Recorded recorded = new WaitFinder(rec, classifier, intervals).recorded();
+        HolderAttributor holders = new HolderAttributor(rec, classifier, intervals, siteMethods(rec, classifier, recorded));
+        timing.step("site indexes");
 
         int recordedUnits = (recorded.all().size() + RECORDED_PER_UNIT - 1) / RECORDED_PER_UNIT;
         List<ThreadInfo> threads = rec.threads;
@@ -59,6 +65,7 @@ public final class Analyzer {
             throw new IllegalStateException(e);
         }
 
+        timing.step("waits+holders");
         Map<String, Contention> byLock = new LinkedHashMap<>();
         for (Part p : parts) {
             p.byLock.forEach((k, c) -> {
@@ -72,14 +79,31 @@ public final class Analyzer {
         spans.addConvoys(recorded.all(), w -> w.end >= o.from() && w.start <= o.to() && w.duration() >= o.minWaitNanos()
                 && o.threadMatches(rec.threadName(w.thread)));
         List<Wait> waits = LongestWaits.longest(workers.stream().map(w -> w.retained).toList(), RETAINED_WAITS);
-        waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread));
+        // A total order: the workers' lists come in whatever order their threads finished.
+        waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread).thenComparing(LongestWaits.ORDER));
         List<Contention> contentions = new ArrayList<>(byLock.values());
         contentions.sort(Comparator.comparingLong((Contention c) -> c.totalWaitNanos).reversed()
                 .thenComparing(c -> c.key));
 
         Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of());
+        timing.step("merge");
         List<Finding> findings = new FindingDetector(partial, spans.stalls()).detect();
+        timing.step("findings");
+        timing.print(System.err);
         return new Analysis(rec, o, intervals, classifier, waits, contentions, findings);
+    }
+
+    /** The methods that take the locks waited for without a recorded owner: where holders are searched for. */
+    private static Set<String> siteMethods(Recording rec, StackClassifier classifier, WaitFinder.Recorded recorded) {
+        Set<String> methods = new LinkedHashSet<>();
+        for (int s = 0; s < rec.stacks.size(); s++) {
+            LockWaitSite site = classifier.lockWait(s);
+            if (site != null) methods.add(rec.frames.name(rec.stacks.frames(s)[site.siteFrame()]));
+        }
+        for (Wait w : recorded.all()) {
+            if (w.recordedOwner < 0) methods.add(w.siteMethod);
+        }
+        return methods;
     }
 
     /** One unit's tallies. */

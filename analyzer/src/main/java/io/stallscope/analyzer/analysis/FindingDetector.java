@@ -133,17 +133,16 @@ final class FindingDetector {
             Map<IoOp, Map<Integer, Long>> stacks = new EnumMap<>(IoOp.class);
             boolean threadRoll = false;
             boolean indexWork = false;
-            Samples.Lane lane = rec.samples.lane(t.id());
-            for (int i = lane.firstAtOrAfter(o.from()); i < lane.size() && lane.time(i) <= o.to(); i++) {
-                int stack = lane.stack(i);
+            for (Samples.Cursor c = rec.samples.lane(t.id()).cursorAt(o.from()); c.next() && c.time() <= o.to(); ) {
+                int stack = c.stack();
                 IoOp op = a.classifier().io(stack);
                 boolean index = indexWork(stack);
                 if (index && op == IoOp.NONE) op = IoOp.MUNMAP;
                 if (!op.storage()) continue;
                 long[] tv = time.computeIfAbsent(op, k -> new long[2]);
-                tv[0] += lane.weight(i) * interval;
-                tv[1] += lane.weight(i);
-                stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, (long) lane.weight(i), Long::sum);
+                tv[0] += c.weight() * interval;
+                tv[1] += c.weight();
+                stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, (long) c.weight(), Long::sum);
                 if (op == IoOp.FSYNC && roll(stack)) threadRoll = true;
                 if (index) indexWork = true;
             }

@@ -23,18 +23,20 @@ public final class HolderAttributor {
     private final long[] intervals;
     private final Map<Integer, List<ThreadInfo>> threadsByFile;
     private final Map<Integer, List<IoEvent>> ioByThread;
-    /** Site indexes, built once by whichever analysis thread needs one first and shared (read-only) after. */
-    private final java.util.concurrent.ConcurrentMap<String, SiteIndex> sites;
-    /** This thread's view of {@link #sites}: a plain map, as every wait looks its site up. */
-    private final Map<Integer, Map<String, SiteIndex>> localSites = new HashMap<>();
+    /** Per file, per site method: built before the analysis threads start, read-only after. */
+    private final Map<Integer, Map<String, SiteIndex>> sites;
     private final long[] threadWeight;
     /** Per thread: its last candidate's position in the current window (valid while the thread is touched). */
     private final int[] lastOf;
     private int[] touched = new int[64];
     private int touchedCount;
 
-    /** The classifier must have {@link StackClassifier#precompute() precomputed} before {@link #worker()} copies run. */
-    public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals) {
+    /**
+     * The classifier must have {@link StackClassifier#precompute() precomputed} before {@link #worker()} copies run.
+     *
+     * @param siteMethods the methods taking the locks whose waits will be attributed from samples: indexed now
+     */
+    public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals, java.util.Collection<String> siteMethods) {
         this.rec = rec;
         this.classifier = classifier;
         this.intervals = intervals;
@@ -42,7 +44,7 @@ public final class HolderAttributor {
         this.lastOf = new int[rec.threads.size()];
         this.threadsByFile = new HashMap<>();
         this.ioByThread = new HashMap<>();
-        this.sites = new java.util.concurrent.ConcurrentHashMap<>();
+        this.sites = SiteIndex.build(rec, classifier, intervals, siteMethods);
         for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
         for (IoEvent e : rec.io) {
             if (e.thread() >= 0) ioByThread.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
@@ -86,14 +88,8 @@ public final class HolderAttributor {
             w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, stack, op);
             return;
         }
-        // Keyed by file, then by the method name (whose hash the String caches): this runs for every wait.
-        Map<String, SiteIndex> ofFile = localSites.computeIfAbsent(w.file, k -> new HashMap<>());
-        SiteIndex site = ofFile.get(w.siteMethod);
-        if (site == null) {
-            int file = w.file;
-            String method = w.siteMethod;
-            ofFile.put(method, site = sites.computeIfAbsent(file + ":" + method, k -> new SiteIndex(file, method)));
-        }
+        SiteIndex site = sites.getOrDefault(w.file, Map.of()).get(w.siteMethod);
+        if (site == null) return; // nobody was ever seen inside the method
         if (site.tooBroad) {
             attributeByLanes(w, from, to, interval);
             return;
@@ -101,29 +97,38 @@ public final class HolderAttributor {
         // One pass over the window with reused arrays: weights per thread, each candidate chained to the previous
         // one of its thread; then only the winner's chain is walked to tally its stacks.
         // Samples inside the wait count four times those in the margins, which may show the next holder.
-        int first = site.firstAtOrAfter(from);
         touchedCount = 0;
         long total = 0;
         int[] lastOf = this.lastOf;
-        for (int i = first; i < site.size && site.time[i] <= to; i++) {
-            int t = site.thread[i];
-            if (t == w.thread) continue;
-            long weight = weightIn(site, i, to, interval, w);
-            int k = i - first;
-            if (k >= chainPrev.length) {
-                chainPrev = Arrays.copyOf(chainPrev, Math.max(k + 1, chainPrev.length * 2));
-                chainWeight = Arrays.copyOf(chainWeight, chainPrev.length);
+        int n = 0;
+        // Parts starting before the window ends, back while one could still reach into it.
+        for (int pi = site.lastStartingBy(to); pi >= 0 && site.parts[pi].first >= from - site.longestPart; pi--) {
+            SiteIndex.Part part = site.parts[pi];
+            if (part.last < from) continue;
+            int end = part.slotStart[part.slot(to) + 1];
+            for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
+                long time = part.time[i];
+                if (time < from || time > to) continue;
+                int t = part.thread[i];
+                if (t == w.thread) continue;
+                long weight = weightIn(time, part.weight[i], to, interval, w);
+                if (n == chainPrev.length) {
+                    chainPrev = Arrays.copyOf(chainPrev, n * 2);
+                    chainWeight = Arrays.copyOf(chainWeight, n * 2);
+                    chainStack = Arrays.copyOf(chainStack, n * 2);
+                }
+                if (threadWeight[t] == 0) {
+                    if (touchedCount == touched.length) touched = Arrays.copyOf(touched, touchedCount * 2);
+                    touched[touchedCount++] = t;
+                    lastOf[t] = -1;
+                }
+                chainPrev[n] = lastOf[t];
+                chainWeight[n] = weight;
+                chainStack[n] = part.stack[i];
+                lastOf[t] = n++;
+                threadWeight[t] += weight;
+                total += weight;
             }
-            if (threadWeight[t] == 0) {
-                if (touchedCount == touched.length) touched = Arrays.copyOf(touched, touchedCount * 2);
-                touched[touchedCount++] = t;
-                lastOf[t] = -1;
-            }
-            chainPrev[k] = lastOf[t];
-            chainWeight[k] = weight;
-            lastOf[t] = k;
-            threadWeight[t] += weight;
-            total += weight;
         }
         int best = -1;
         for (int k = 0; k < touchedCount; k++) {
@@ -140,7 +145,7 @@ public final class HolderAttributor {
         Arrays.fill(opWeight, 0);
         for (int c = lastOf[best]; c >= 0; c = chainPrev[c]) {
             long weight = chainWeight[c];
-            int st = site.stack[first + c];
+            int st = chainStack[c];
             opWeight[classifier.io(st).ordinal()] += weight;
             int k = 0;
             while (k < distinct && tallyStack[k] != st) k++;
@@ -187,6 +192,7 @@ public final class HolderAttributor {
     /** Per window position: the previous candidate of the same thread (-1 for none) and the candidate's weight. */
     private int[] chainPrev = new int[256];
     private long[] chainWeight = new long[256];
+    private int[] chainStack = new int[256];
     private long[] tallyWeight = new long[16];
 
     /** The slow way, for sites too broad to index: every thread's samples in the window. */
@@ -212,163 +218,10 @@ public final class HolderAttributor {
         w.holder = new Holder(best, Holder.INFERRED, confidence, bestTally.dominantStack(op), op);
     }
 
-    private static long weightIn(SiteIndex site, int i, long to, long interval, Wait w) {
+    private static long weightIn(long time, int sw, long to, long interval, Wait w) {
         // A batched idle sample stands for many ticks, but only those inside the window count.
-        int sw = site.weight[i];
-        long time = site.time[i];
         long weight = sw <= 1 ? 1 : Math.max(1, Math.min(sw, 1 + (to - time) / Math.max(1, interval)));
         return time >= w.start && time <= w.end ? 4 * weight : weight;
-    }
-
-    /**
-     * Every sample of one file that sits inside {@code method} without waiting for a lock taken there: the
-     * holder candidates for waits at that site, in time order. Built once per site, so a wait costs a binary
-     * search and a walk over its window rather than a pass over every thread.
-     */
-    private final class SiteIndex {
-        final long[] time;
-        final int[] thread;
-        final int[] stack;
-        final char[] weight;
-        final int size;
-        final boolean tooBroad;
-
-        SiteIndex(int file, String method) {
-            // Two passes: count, then merge the threads' (time-sorted) candidates into arrays of exact size,
-            // so that a site seen in millions of samples costs 18 bytes each and no sorting copies.
-            // Per stack id: 0 unknown, 1 inside, 2 not (samples repeat stacks millions of times).
-            byte[] inside = new byte[rec.stacks.size()];
-            List<ThreadInfo> threads = threadsByFile.getOrDefault(file, List.of());
-            int n = 0;
-            for (ThreadInfo t : threads) {
-                Samples.Lane lane = rec.samples.lane(t.id());
-                for (int i = 0; i < lane.size(); i++) {
-                    int s = lane.stack(i);
-                    if (inside[s] == 0) inside[s] = (byte) (holdsInside(s, method) ? 1 : 2);
-                    if (inside[s] == 1) n++;
-                }
-            }
-            // A method on most stacks (a thread's run loop) says nothing about who holds a lock, and indexing
-            // it would copy the whole recording: waits there are attributed by walking the threads instead.
-            tooBroad = n > 2_000_000 && n > totalSamples(threads) / 4;
-            if (tooBroad) n = 0;
-            size = n;
-            time = new long[n];
-            thread = new int[n];
-            stack = new int[n];
-            weight = new char[n];
-            // A k-way merge of the threads' candidates by (time, thread), on a plain binary heap of cursors.
-            Merge m = new Merge(threads, inside);
-            for (int k = 0; k < n && m.size > 0; k++) {
-                int c = m.heap[0];
-                Samples.Lane lane = m.lanes[c];
-                int i = m.index[c];
-                time[k] = m.head[c];
-                thread[k] = m.threadIds[c];
-                stack[k] = lane.stack(i);
-                weight[k] = (char) lane.weight(i);
-                m.advance(c);
-            }
-        }
-
-        private long totalSamples(List<ThreadInfo> threads) {
-            long n = 0;
-            for (ThreadInfo t : threads) n += rec.samples.lane(t.id()).size();
-            return n;
-        }
-
-
-        int firstAtOrAfter(long t) {
-            int lo = 0;
-            int hi = size;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (time[mid] < t) lo = mid + 1;
-                else hi = mid;
-            }
-            return lo;
-        }
-    }
-
-    /**
-     * Cursors over the threads' lanes, each at its next candidate sample, in a binary heap ordered by the
-     * candidate's time and then thread id (the order the site index keeps).
-     */
-    private final class Merge {
-        final Samples.Lane[] lanes;
-        final int[] threadIds;
-        final int[] index;
-        final long[] head;
-        final int[] heap;
-        final byte[] inside;
-        int size;
-
-        Merge(List<ThreadInfo> threads, byte[] inside) {
-            int n = threads.size();
-            lanes = new Samples.Lane[n];
-            threadIds = new int[n];
-            index = new int[n];
-            head = new long[n];
-            heap = new int[n];
-            this.inside = inside;
-            for (int c = 0; c < n; c++) {
-                threadIds[c] = threads.get(c).id();
-                lanes[c] = rec.samples.lane(threadIds[c]);
-                index[c] = -1;
-                if (next(c)) {
-                    heap[size] = c;
-                    up(size++);
-                }
-            }
-        }
-
-        /** Moves cursor c to its lane's next candidate; false at the end of the lane. */
-        private boolean next(int c) {
-            Samples.Lane lane = lanes[c];
-            for (int i = index[c] + 1; i < lane.size(); i++) {
-                if (inside[lane.stack(i)] == 1) {
-                    index[c] = i;
-                    head[c] = lane.time(i);
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        /** Advances the top cursor, which must be c, and restores the heap. */
-        void advance(int c) {
-            if (!next(c)) heap[0] = heap[--size];
-            if (size > 0) down(0);
-        }
-
-        private boolean less(int a, int b) {
-            return head[a] < head[b] || (head[a] == head[b] && threadIds[a] < threadIds[b]);
-        }
-
-        private void up(int k) {
-            while (k > 0) {
-                int p = (k - 1) >>> 1;
-                if (!less(heap[k], heap[p])) return;
-                int t = heap[k];
-                heap[k] = heap[p];
-                heap[p] = t;
-                k = p;
-            }
-        }
-
-        private void down(int k) {
-            while (true) {
-                int l = 2 * k + 1;
-                if (l >= size) return;
-                int r = l + 1;
-                int m = r < size && less(heap[r], heap[l]) ? r : l;
-                if (!less(heap[m], heap[k])) return;
-                int t = heap[k];
-                heap[k] = heap[m];
-                heap[m] = t;
-                k = m;
-            }
-        }
     }
 
     /** Inside {@code method}, and not waiting for a lock taken at or above it. */
@@ -384,15 +237,15 @@ public final class HolderAttributor {
      * are not waiting for a lock taken there count: that is the holder's signature.
      */
     private ActivityTally activity(int t, long from, long to, String insideMethod, long waitStart, long waitEnd) {
-        Samples.Lane lane = rec.samples.lane(t);
         ActivityTally a = new ActivityTally();
-        for (int i = lane.firstAtOrAfter(from); i < lane.size() && lane.time(i) <= to; i++) {
-            int stack = lane.stack(i);
+        long interval = Math.max(1, intervals[rec.threads.get(t).file()]);
+        for (Samples.Cursor c = rec.samples.lane(t).cursorAt(from); c.next() && c.time() <= to; ) {
+            int stack = c.stack();
             if (insideMethod != null && !holdsInside(stack, insideMethod)) continue;
+            long time = c.time();
             // Batched idle samples stand for many ticks, but only the part inside the window counts.
-            int w = Math.max(1, Math.min(lane.weight(i), 1 + (int) ((to - lane.time(i)) / Math.max(1, intervals[rec.threads.get(t).file()]))));
+            int w = Math.max(1, Math.min(c.weight(), 1 + (int) ((to - time) / interval)));
             // Samples inside the wait say more than those in the margins, which may belong to the next holder.
-            long time = lane.time(i);
             a.add(stack, time >= waitStart && time <= waitEnd ? 4L * w : w, classifier.io(stack));
         }
         return a;

@@ -1,6 +1,8 @@
 package io.stallscope.analyzer.analysis;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 
@@ -37,23 +39,42 @@ final class LongestWaits {
     void offer(Wait w) {
         if (floor != null && compare(w, floor) >= 0) return;
         kept.add(w);
-        if (kept.size() >= limit + limit / 4 + 1) prune();
-    }
-
-    private void prune() {
-        kept.sort(ORDER);
-        if (kept.size() > limit) kept.subList(limit, kept.size()).clear();
-        if (kept.size() == limit) floor = kept.get(limit - 1);
+        if (kept.size() >= 2 * limit) {
+            keepLongest(kept, limit);
+            if (kept.size() == limit) floor = Collections.max(kept, ORDER);
+        }
     }
 
     /** The longest {@code limit} of these and {@code others}' waits. */
     static List<Wait> longest(List<LongestWaits> parts, int limit) {
         List<Wait> all = new ArrayList<>();
         for (LongestWaits p : parts) all.addAll(p.kept);
-        if (all.size() > limit) {
-            all.sort(ORDER);
-            all.subList(limit, all.size()).clear();
-        }
+        keepLongest(all, limit);
         return all;
+    }
+
+    /**
+     * Leaves in {@code waits} the first {@code limit} under {@link #ORDER}, in no particular order. Durations decide
+     * almost all of it: a sort of the durations finds the shortest one kept, and only the waits of exactly that
+     * duration are compared in full (a full sort of the objects cost more than the attribution that found them).
+     */
+    private static void keepLongest(List<Wait> waits, int limit) {
+        int n = waits.size();
+        if (n <= limit) return;
+        long[] d = new long[n];
+        for (int i = 0; i < n; i++) d[i] = waits.get(i).duration();
+        Arrays.sort(d);
+        long threshold = d[n - limit];
+        List<Wait> kept = new ArrayList<>(limit);
+        List<Wait> ties = new ArrayList<>();
+        for (Wait w : waits) {
+            long dw = w.duration();
+            if (dw > threshold) kept.add(w);
+            else if (dw == threshold) ties.add(w);
+        }
+        ties.sort(ORDER);
+        kept.addAll(ties.subList(0, limit - kept.size()));
+        waits.clear();
+        waits.addAll(kept);
     }
 }

@@ -160,12 +160,11 @@ final class SpanFindings {
     }
 
     private Sampled sampledDuring(Span s) {
-        Samples.Lane lane = rec.samples.lane(s.thread());
         Map<Integer, Long> stacks = new HashMap<>();
         int n = 0;
-        for (int i = lane.firstAtOrAfter(s.start()); i < lane.size() && lane.time(i) <= s.end(); i++) {
-            stacks.merge(lane.stack(i), (long) lane.weight(i), Long::sum);
-            n += lane.weight(i);
+        for (Samples.Cursor c = rec.samples.lane(s.thread()).cursorAt(s.start()); c.next() && c.time() <= s.end(); ) {
+            stacks.merge(c.stack(), (long) c.weight(), Long::sum);
+            n += c.weight();
         }
         if (stacks.isEmpty()) return null;
         Map.Entry<Integer, Long> best = stacks.entrySet().stream().max(Comparator

@@ -58,7 +58,7 @@ final class SpanStalls {
     }
 
     void add(Wait w) {
-        if (w.holder == null) return;
+        if (w.holder == null || byThread.isEmpty()) return;
         Span[] spans = byThread.get(w.holder.thread());
         if (spans == null) return;
         long reach = w.start - longest.get(w.holder.thread());

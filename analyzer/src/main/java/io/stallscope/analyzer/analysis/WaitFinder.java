@@ -74,6 +74,8 @@ public final class WaitFinder {
 
     /** The waits read from thread {@code t}'s samples, in time order. */
     public void sampled(ThreadInfo t, Recorded r, java.util.function.Consumer<Wait> sink) {
+        // Found first, handed on after: a call to the sink inside the loop over samples would be compiled into it,
+        // and that one method would take the compiler seconds.
         List<Wait> own = new ArrayList<>();
         fromSamples(t, r.byThread().getOrDefault(t.id(), List.of()), own);
         boolean join = !r.atSite().isEmpty();
@@ -151,31 +153,31 @@ public final class WaitFinder {
     }
 
     private void fromSamples(ThreadInfo t, List<Wait> recorded, List<Wait> out) {
-        Samples.Lane lane = rec.samples.lane(t.id());
         long interval = intervals[t.file()];
         Wait cur = null;
         int r = 0;
-        for (int i = 0; i < lane.size(); i++) {
-            LockWaitSite s = classifier.lockWait(lane.stack(i));
-            long time = lane.time(i);
+        for (Samples.Cursor c = rec.samples.lane(t.id()).cursor(0); c.next(); ) {
+            int stack = c.stack();
+            LockWaitSite s = classifier.lockWait(stack);
             if (s == null) {
                 cur = null;
                 continue;
             }
-            long end = time + lane.weight(i) * interval;
+            long time = c.time();
+            long end = time + c.weight() * interval;
             // A sample inside a recorded wait of this thread adds nothing: the event is exact.
             while (r < recorded.size() && recorded.get(r).end < time) r++;
             if (r < recorded.size() && recorded.get(r).start <= end && recorded.get(r).end >= time) {
                 cur = null;
                 continue;
             }
-            Site site = siteOf(t.file(), lane.stack(i), s);
+            Site site = siteOf(t.file(), stack, s);
             if (cur != null && cur.lockKey.equals(site.key) && time <= cur.end + interval + interval / 2) {
                 cur.end = Math.max(cur.end, end);
                 continue;
             }
             cur = new Wait(t.file(), t.id(), time, end, site.key, site.label, s.lockType(), site.method, site.frame,
-                    lane.stack(i), false, -1);
+                    stack, false, -1);
             out.add(cur);
         }
     }
@@ -200,10 +202,15 @@ public final class WaitFinder {
             int n = 0;
             for (ThreadInfo t : rec.threads) {
                 if (t.file() != f.index) continue;
-                Samples.Lane l = rec.samples.lane(t.id());
-                for (int i = 1; i < l.size() && n < gaps.length; i++) {
-                    long g = (l.time(i) - l.time(i - 1)) / Math.max(1, l.weight(i - 1));
+                Samples.Cursor c = rec.samples.lane(t.id()).cursor(0);
+                if (!c.next()) continue;
+                long prevTime = c.time();
+                int prevWeight = c.weight();
+                while (n < gaps.length && c.next()) {
+                    long g = (c.time() - prevTime) / Math.max(1, prevWeight);
                     if (g > 0) gaps[n++] = g;
+                    prevTime = c.time();
+                    prevWeight = c.weight();
                 }
             }
             long estimate;

@@ -7,13 +7,13 @@ import java.util.Map;
 
 /** Interned frames ("java.io.FileOutputStream.writeBytes" at a line), shared by all files and chunks. */
 public final class Frames {
-    private final Map<String, Integer> index = new HashMap<>();
+    private final Map<Key, Integer> index = new HashMap<>();
     private final List<String> names = new ArrayList<>();
     private final List<Integer> lines = new ArrayList<>();
     private final List<Boolean> java = new ArrayList<>();
 
     public int intern(String name, int line, boolean isJava) {
-        String key = (isJava ? "J" : "N") + line + ':' + name;
+        Key key = new Key(name, line, isJava);
         Integer id = index.get(key);
         if (id != null) return id;
         int n = names.size();
@@ -22,6 +22,9 @@ public final class Frames {
         java.add(isJava);
         index.put(key, n);
         return n;
+    }
+
+    private record Key(String name, int line, boolean java) {
     }
 
     public String name(int id) {

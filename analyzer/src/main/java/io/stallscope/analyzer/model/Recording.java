@@ -11,33 +11,22 @@ public final class Recording {
     public final List<ThreadInfo> threads = new ArrayList<>();
     public final Frames frames = new Frames();
     public final Stacks stacks = new Stacks();
-    public final Samples samples;
+    public final Samples samples = new Samples();
     public final List<LockEvent> locks = new ArrayList<>();
     public final List<IoEvent> io = new ArrayList<>();
     public final List<Span> spans = new ArrayList<>();
-    private final Map<String, Integer> threadKeys = new HashMap<>();
-
-    public Recording() {
-        this(new Samples());
-    }
-
-    private Recording(Samples samples) {
-        this.samples = samples;
-    }
-
-    /** What one chunk read on its own holds, to be merged into the whole recording after: samples in arrival order. */
-    public static Recording ofOneChunk() {
-        return new Recording(Samples.inArrivalOrder());
-    }
+    private final Map<ThreadKey, Integer> threadKeys = new HashMap<>();
 
     /**
      * The thread of {@code file} known by Java id, else OS id, else name: that is how a jfrsync file's JDK
      * chunk and async-profiler chunk (which number threads differently) land on the same lane.
      */
     public int thread(int file, String name, long javaId, long osId) {
-        String key = javaId > 0 ? file + "j" + javaId : osId > 0 ? file + "o" + osId : file + "n" + name;
+        ThreadKey key = javaId > 0 ? new ThreadKey(file, 'j', javaId, null) : osId > 0 ? new ThreadKey(file, 'o', osId, null)
+                : new ThreadKey(file, 'n', 0, name);
+        ThreadKey byOs = osId > 0 ? new ThreadKey(file, 'o', osId, null) : null;
         Integer id = threadKeys.get(key);
-        if (id == null && osId > 0 && javaId > 0) id = threadKeys.get(file + "o" + osId);
+        if (id == null && osId > 0 && javaId > 0) id = threadKeys.get(byOs);
         if (id != null) {
             ThreadInfo t = threads.get(id);
             if ((t.name() == null || t.name().isEmpty()) && name != null) {
@@ -49,8 +38,12 @@ public final class Recording {
         int n = threads.size();
         threads.add(new ThreadInfo(n, file, name == null ? "thread-" + (javaId > 0 ? javaId : osId) : name, javaId, osId));
         threadKeys.put(key, n);
-        if (osId > 0) threadKeys.putIfAbsent(file + "o" + osId, n);
+        if (byOs != null) threadKeys.putIfAbsent(byOs, n);
         return n;
+    }
+
+    /** A thread's identity in a file: by Java id ('j'), OS id ('o') or name ('n'). */
+    private record ThreadKey(int file, char kind, long id, String name) {
     }
 
     public String threadName(int id) {

@@ -3,13 +3,14 @@ package io.stallscope.analyzer.read;
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.ThreadInfo;
 
 /**
  * Adds a chunk read on its own (its own thread, frame and stack numbering) to the whole recording. Threads,
- * frames and stacks are interned in the chunk's order of first use, and samples and events added in the
+ * frames and stacks are interned in the chunk's order of first use, and the chunk's samples and events added in the
  * chunk's order, so merging chunks in file order gives what reading them one after the other into the
  * recording gives.
  */
@@ -17,7 +18,8 @@ final class ChunkMerge {
     private ChunkMerge() {
     }
 
-    static void merge(Recording chunk, SourceFile chunkFile, boolean intervalFromWall, Recording rec, SourceFile file) {
+    static void merge(Recording chunk, SampleBlock samples, SourceFile chunkFile, boolean intervalFromWall, Recording rec,
+                      SourceFile file) {
         int[] threads = new int[chunk.threads.size()];
         for (ThreadInfo t : chunk.threads) threads[t.id()] = rec.thread(file.index, t.name(), t.javaId(), t.osId());
         int[] frames = new int[chunk.frames.size()];
@@ -31,7 +33,8 @@ final class ChunkMerge {
             for (int k = 0; k < f.length; k++) g[k] = frames[f[k]];
             stacks[i] = rec.stacks.intern(g);
         }
-        chunk.samples.replayInto(rec.samples, threads, stacks);
+        samples.remap(threads, stacks);
+        rec.samples.add(samples);
         for (LockEvent e : chunk.locks) {
             rec.locks.add(new LockEvent(e.kind(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()],
                     e.lockClass(), e.address(), thread(threads, e.previousOwner())));

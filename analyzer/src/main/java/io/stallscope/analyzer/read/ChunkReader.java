@@ -3,6 +3,7 @@ package io.stallscope.analyzer.read;
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
@@ -52,19 +53,25 @@ final class ChunkReader {
      * @param buf       the bytes of this chunk (mapped), starting at {@code base}
      * @param available how many bytes of the chunk the file holds (less than its size when cut short)
      */
-    ChunkReader(ByteBuffer buf, int base, int available, Recording rec, SourceFile file) {
-        this(buf, base, available, rec, file, file.chunks + 1);
-    }
-
-    /** @param number this chunk's number in its file (from 1), for warnings */
-    ChunkReader(ByteBuffer buf, int base, int available, Recording rec, SourceFile file, int number) {
+    /**
+     * @param rec     this chunk's own threads, frames, stacks and events (merged into the recording after)
+     * @param samples where the chunk's samples go, with {@code rec}'s thread and stack ids
+     * @param number  this chunk's number in its file (from 1), for warnings
+     */
+    ChunkReader(ByteBuffer buf, int base, int available, Recording rec, SampleBlock.Builder samples, SourceFile file, int number,
+                MetadataCache metadata) {
+        this.metadata = metadata;
         this.buf = buf;
         this.base = base;
         this.available = available;
         this.rec = rec;
+        this.samples = samples;
         this.file = file;
         this.number = number;
     }
+
+    private final SampleBlock.Builder samples;
+    private final MetadataCache metadata;
 
     private final int number;
     /** Whether this chunk set the sampling interval from async-profiler's "wall" setting (which wins over "interval"). */
@@ -95,7 +102,7 @@ final class ChunkReader {
         boolean complete = size <= available && cpOffset >= HEADER_SIZE && cpOffset < size
                 && metaOffset >= HEADER_SIZE && metaOffset < size;
         if (complete) {
-            meta = Metadata.read(new Cursor(buf, base + (int) metaOffset, base + end));
+            meta = metadata.read(buf, base + (int) metaOffset, base + end);
             readPoolChain((int) cpOffset, end);
         } else {
             // Cut short or never finished: find whatever metadata and pools were written before the cut.
@@ -152,10 +159,13 @@ final class ChunkReader {
             if (t == null) throw new JfrFormatException("constant pool of unknown type " + typeId);
             int n = c.count(1);
             LongIntMap positions = KEPT.contains(t.name) ? pools.computeIfAbsent(typeId, k -> new LongIntMap()) : null;
+            // A profiler's stack-trace pool is most of a chunk's pools: its usual layout is skipped directly.
+            boolean stacks = t.name.equals("jdk.types.StackTrace") && standardStackLayout(t);
             for (int i = 0; i < n; i++) {
                 long key = c.varlong();
                 if (positions != null) positions.put(key, c.pos);
-                Values.skipOne(c, t, false, 0);
+                if (stacks) skipStandardStack(c);
+                else Values.skipOne(c, t, false, 0);
             }
         }
         return delta;
@@ -190,7 +200,7 @@ final class ChunkReader {
         if (metaPos < 0) {
             throw new JfrFormatException("file is cut short before the recording's metadata: nothing can be read");
         }
-        meta = Metadata.read(new Cursor(buf, base + metaPos, base + end));
+        meta = metadata.read(buf, base + metaPos, base + end);
         for (int p : poolPositions) {
             try {
                 readPool(p, end);
@@ -211,6 +221,12 @@ final class ChunkReader {
 
     private enum Role { SAMPLE, MONITOR, PARK, IO, SPAN, SETTING }
 
+    private static final byte F_START = 1, F_THREAD = 2, F_STACK = 3, F_STATE = 4, F_SAMPLES = 5;
+    private static final int THREAD_CACHE = 1024;
+    /** Thread key to id, direct-mapped; key 0 is no thread, so a zero slot never matches. */
+    private final long[] threadCacheKey = new long[THREAD_CACHE];
+    private final int[] threadCacheId = new int[THREAD_CACHE];
+
     /** How to read one event type: which fields matter and where they are. */
     private static final class Plan {
         final JfrType type;
@@ -221,6 +237,8 @@ final class ChunkReader {
         final boolean nativeSample;
         /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
         final boolean allVarint;
+        /** For a sample event whose fields are all varints: what each field is (see {@link #sampleFast}). */
+        final byte[] sampleFields;
         final long[] vals;
         final Object[] objs;
 
@@ -257,6 +275,16 @@ final class ChunkReader {
                 if (f.array || !(f.constantPool || f.type.kind == JfrType.Kind.VARINT)) v = false;
             }
             allVarint = v;
+            if (v && role == Role.SAMPLE) {
+                sampleFields = new byte[t.fields.length];
+                if (fStart >= 0) sampleFields[fStart] = F_START;
+                if (fThread >= 0) sampleFields[fThread] = F_THREAD;
+                if (fStack >= 0) sampleFields[fStack] = F_STACK;
+                if (fState >= 0) sampleFields[fState] = F_STATE;
+                if (fSamples >= 0) sampleFields[fSamples] = F_SAMPLES;
+            } else {
+                sampleFields = null;
+            }
             vals = new long[t.fields.length];
             objs = new Object[t.fields.length];
         }
@@ -328,9 +356,13 @@ final class ChunkReader {
             Plan p = type >= 0 && type < fast.length ? fast[(int) type] : plans.get(type);
             if (p != null) {
                 try {
-                    decode(c, p);
-                    if (p.role == Role.SAMPLE) sample(p);
-                    else handle(p);
+                    if (p.sampleFields != null) {
+                        sampleFast(c, p);
+                    } else {
+                        decode(c, p);
+                        if (p.role == Role.SAMPLE) sample(p);
+                        else handle(p);
+                    }
                 } catch (JfrFormatException e) {
                     if (complete) {
                         throw new JfrFormatException("unreadable " + p.type.name + " event at offset " + pos
@@ -414,7 +446,47 @@ final class ChunkReader {
         if (thread < 0) return;
         State st = p.nativeSample ? State.NATIVE : p.fState >= 0 ? state(p.vals[p.fState]) : State.UNKNOWN;
         int weight = p.fSamples >= 0 ? (int) Math.max(1, Math.min(p.vals[p.fSamples], 1_000_000)) : 1;
-        rec.samples.add(start, thread, stack(p), st, weight);
+        samples.add(start, thread, stack(p), (byte) st.ordinal(), weight);
+    }
+
+    /**
+     * A sample event whose fields are all varints (every producer's, in practice): read straight into locals,
+     * the same as {@link #decode} then {@link #sample}. Tens of millions of these are most of a big recording.
+     */
+    private void sampleFast(Cursor c, Plan p) throws JfrFormatException {
+        byte[] fields = p.sampleFields;
+        long ticks = 0;
+        long threadKey = 0;
+        long stackKey = 0;
+        long stateKey = 0;
+        long count = 1;
+        for (byte f : fields) {
+            long v = c.varlong();
+            switch (f) {
+                case F_START -> ticks = v;
+                case F_THREAD -> threadKey = v;
+                case F_STACK -> stackKey = v;
+                case F_STATE -> stateKey = v;
+                case F_SAMPLES -> count = v;
+                default -> { }
+            }
+        }
+        if (threadKey == 0) return;
+        // A direct-mapped cache in front of the map: a chunk's samples come from a few hundred threads.
+        int h = (int) (threadKey ^ (threadKey >>> 10)) & (THREAD_CACHE - 1);
+        int thread;
+        if (threadCacheKey[h] == threadKey) {
+            thread = threadCacheId[h];
+        } else {
+            int id = threadIds.get(threadKey, Integer.MIN_VALUE);
+            thread = id != Integer.MIN_VALUE ? id : newThread(threadKey);
+            threadCacheKey[h] = threadKey;
+            threadCacheId[h] = thread;
+        }
+        long start = p.fStart >= 0 ? nanos(ticks) : startNanos;
+        State st = p.nativeSample ? State.NATIVE : p.fState >= 0 ? state(stateKey) : State.UNKNOWN;
+        int weight = p.fSamples >= 0 ? (int) Math.max(1, Math.min(count, 1_000_000)) : 1;
+        samples.add(start, thread, p.fStack >= 0 ? stackOf(stackKey) : 0, (byte) st.ordinal(), weight);
     }
 
     private void handle(Plan p) throws JfrFormatException {
@@ -572,15 +644,29 @@ final class ChunkReader {
     }
 
     private int stack(Plan p) {
-        if (p.fStack < 0) return 0;
-        long key = p.vals[p.fStack];
+        return p.fStack < 0 ? 0 : stackOf(p.vals[p.fStack]);
+    }
+
+    /** Stack ids by pool key; producers number stacks from 1 up, so small keys index an array (id + 1, 0: not seen). */
+    private int[] denseStacks = new int[1024];
+
+    private int stackOf(long key) {
+        if (key >= 0 && key < denseStacks.length) {
+            int id = denseStacks[(int) key] - 1;
+            return id >= 0 ? id : newStack(key);
+        }
         int id = stackIds.get(key, -1);
         return id >= 0 ? id : newStack(key);
     }
 
     private int newStack(long key) {
         int id = rec.stacks.intern(stackFrames(key));
-        stackIds.put(key, id);
+        if (key >= 0 && key < 1 << 20) {
+            if (key >= denseStacks.length) denseStacks = java.util.Arrays.copyOf(denseStacks, Math.max((int) key + 1, denseStacks.length * 2));
+            denseStacks[(int) key] = id + 1;
+        } else {
+            stackIds.put(key, id);
+        }
         return id;
     }
 
@@ -632,6 +718,13 @@ final class ChunkReader {
     }
 
     private Boolean standardLayout;
+
+    /** Skips a stack trace in the layout {@link #standardStackLayout} accepts: truncated, frames[method, line, bci, type]. */
+    private static void skipStandardStack(Cursor c) throws JfrFormatException {
+        c.u1();
+        int n = c.count(4);
+        for (int i = 0; i < 4 * n; i++) c.varlong();
+    }
 
     private boolean standardStackLayout(JfrType st) {
         if (standardLayout == null) {
@@ -686,6 +779,23 @@ final class ChunkReader {
         });
     }
 
+    /** "libc.so.6", "libjvm.so": a native library, as async-profiler names a native frame's "class" (ends in .so(.N)*). */
+    static boolean isSharedLibrary(String cls) {
+        int i = cls.lastIndexOf(".so");
+        if (i < 0) return false;
+        // Only version parts may follow: ".6", ".1.2.3" (what follows holds no 's', so the last ".so" is the one).
+        for (i += 3; i < cls.length(); ) {
+            if (cls.charAt(i) != '.' || i + 1 == cls.length() || !isDigit(cls.charAt(i + 1))) return false;
+            i++;
+            while (i < cls.length() && isDigit(cls.charAt(i))) i++;
+        }
+        return true;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
     private String methodName(long key) {
         String name = methodNames.get(key);
         if (name != null) return name;
@@ -700,7 +810,7 @@ final class ChunkReader {
         // async-profiler gives native symbols the descriptor "()L;" and the library as class; JDK native Java
         // methods (FileDispatcherImpl.write0) have a real descriptor and count as Java.
         boolean java = desc != null && desc.startsWith("(") && !desc.equals("()L;")
-                && (cls == null || !cls.matches(".*\\.so(\\.\\d+)*"));
+                && (cls == null || !isSharedLibrary(cls));
         if (method == null) method = "unknown";
         name = java && cls != null && !cls.isEmpty() ? cls + '.' + method : method;
         methodNames.put(key, name);

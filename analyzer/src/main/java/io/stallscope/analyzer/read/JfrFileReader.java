@@ -1,6 +1,7 @@
 package io.stallscope.analyzer.read;
 
 import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.util.Parallel;
 
@@ -123,19 +124,7 @@ public final class JfrFileReader {
                 if (size > left || size < ChunkReader.HEADER_SIZE || mapLen > Integer.MAX_VALUE) break;
                 pos += size;
             }
-            int threads = Math.min(Parallel.threads(), chunks.size());
-            if (threads <= 1) {
-                ByteBuffer spare = null;
-                for (ChunkAt c : chunks) {
-                    if (c.error() != null) throw new JfrFormatException(c.error());
-                    ByteBuffer b = bytes(ch, c, spare);
-                    if (!b.isDirect()) spare = b;
-                    new ChunkReader(b, 0, (int) c.mapLen(), rec, file).read();
-                    if (progress != null) progress.accept(c.pos() + c.mapLen());
-                }
-            } else {
-                readParallel(ch, chunks, threads, rec, file, progress);
-            }
+            readChunks(ch, chunks, Math.max(1, Math.min(Parallel.threads(), chunks.size())), rec, file, progress);
             if (trailing != null) file.warnings.add(trailing);
         }
         if (file.startNanos == Long.MAX_VALUE) {
@@ -145,16 +134,16 @@ public final class JfrFileReader {
     }
 
     /** One chunk read on its own, waiting to be merged. */
-    private record ChunkRead(Recording rec, SourceFile file, boolean intervalFromWall) {
+    private record ChunkRead(Recording rec, SampleBlock samples, SourceFile file, boolean intervalFromWall) {
     }
 
     /**
      * Reads chunks on {@code threads} threads, a few ahead of the merge (which bounds the memory held by chunks
-     * read but not yet merged), and merges them in file order on this thread. The first failing chunk in file
-     * order fails the file, as reading them one by one would.
+     * read but not yet merged), and merges them in file order on this thread: the same recording on any number
+     * of threads. The first failing chunk in file order fails the file, as reading them one by one would.
      */
-    private static void readParallel(FileChannel ch, List<ChunkAt> chunks, int threads, Recording rec, SourceFile file,
-                                     LongConsumer progress) throws IOException {
+    private static void readChunks(FileChannel ch, List<ChunkAt> chunks, int threads, Recording rec, SourceFile file,
+                                   LongConsumer progress) throws IOException {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "stallscope-reader");
             t.setDaemon(true);
@@ -168,14 +157,29 @@ public final class JfrFileReader {
             // Heap buffers handed from one chunk's read to the next: a chunk of tens of MB is a humongous
             // object for G1, and allocating (zeroing) one per chunk cost more than the copy into it.
             java.util.concurrent.BlockingQueue<ByteBuffer> spares = new java.util.concurrent.LinkedBlockingQueue<>();
-            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares)));
+            // Likewise each reading thread's sample columns, which only the finished block leaves.
+            java.util.concurrent.BlockingQueue<SampleBlock.Builder> builders = new java.util.concurrent.LinkedBlockingQueue<>();
+            MetadataCache metadata = new MetadataCache();
+            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares, builders, metadata)));
+            long waited = 0;
+            long merging = 0;
             for (int i = 0; i < n; i++) {
+                long t0 = System.nanoTime();
                 ChunkRead r = result(reads.get(i));
+                long t1 = System.nanoTime();
                 reads.set(i, null);
-                if (i + ahead < n) reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares)));
-                ChunkMerge.merge(r.rec(), r.file(), r.intervalFromWall(), rec, file);
+                if (i + ahead < n) {
+                    reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, metadata)));
+                }
+                ChunkMerge.merge(r.rec(), r.samples(), r.file(), r.intervalFromWall(), rec, file);
+                waited += t1 - t0;
+                merging += System.nanoTime() - t1;
                 ChunkAt c = chunks.get(i);
                 if (progress != null) progress.accept(c.pos() + c.mapLen());
+            }
+            if (Boolean.getBoolean("stallscope.timing")) {
+                System.err.printf(java.util.Locale.ROOT, "analyzer: timing: read %s: %d chunks on %d threads; merge waited %.2f s for chunks, merged for %.2f s%n",
+                        file.path, n, threads, waited / 1e9, merging / 1e9);
             }
         } finally {
             pool.shutdownNow();
@@ -183,20 +187,25 @@ public final class JfrFileReader {
     }
 
     private static Callable<ChunkRead> readTask(FileChannel ch, ChunkAt c, int number, SourceFile file,
-                                               java.util.Queue<ByteBuffer> spares) {
+                                               java.util.Queue<ByteBuffer> spares, java.util.Queue<SampleBlock.Builder> builders,
+                                               MetadataCache metadata) {
         return () -> {
             if (c.error() != null) throw new JfrFormatException(c.error());
             ByteBuffer chunk = bytes(ch, c, spares.poll());
-            Recording local = Recording.ofOneChunk();
+            Recording local = new Recording();
             SourceFile localFile = new SourceFile(file.index, file.path);
-            ChunkReader reader = new ChunkReader(chunk, 0, (int) c.mapLen(), local, localFile, number);
+            SampleBlock.Builder samples = builders.poll();
+            if (samples == null) samples = new SampleBlock.Builder();
+            ChunkReader reader = new ChunkReader(chunk, 0, (int) c.mapLen(), local, samples, localFile, number, metadata);
             try {
                 reader.read();
+                return new ChunkRead(local, samples.build(), localFile, reader.intervalFromWall);
             } finally {
                 // What was read holds no reference to the bytes (strings and ids are copied out), so they can be reused.
                 if (!chunk.isDirect()) spares.offer(chunk);
+                samples.clear();
+                builders.offer(samples);
             }
-            return new ChunkRead(local, localFile, reader.intervalFromWall);
         };
     }
 

@@ -187,12 +187,11 @@ public final class HtmlReport {
         ArrayNode stackIo = d.putArray("stackIo");
         ObjectNode samples = d.putObject("samples");
         for (ThreadInfo t : lanes) {
-            Samples.Lane lane = rec.samples.lane(t.id());
             ArrayNode ts = MAPPER.createArrayNode(), ss = MAPPER.createArrayNode(), st = MAPPER.createArrayNode(), ws = MAPPER.createArrayNode();
             int n = 0;
-            for (int i = lane.firstAtOrAfter(from); i < lane.size() && lane.time(i) <= to; i++) {
+            for (Samples.Cursor c = rec.samples.lane(t.id()).cursorAt(from); c.next() && c.time() <= to; ) {
                 if (n++ % stride != 0) continue;
-                int stack = lane.stack(i);
+                int stack = c.stack();
                 Integer si = stackIndex.get(stack);
                 if (si == null) {
                     si = stacks.size();
@@ -210,10 +209,10 @@ public final class HtmlReport {
                     }
                     stackIo.add(a.classifier().io(stack).storage() ? 1 : 0);
                 }
-                ts.add(ms(lane.time(i), origin));
+                ts.add(ms(c.time(), origin));
                 ss.add(si);
-                st.add(lane.state(i).ordinal());
-                ws.add(lane.weight(i) * stride);
+                st.add(c.state().ordinal());
+                ws.add(c.weight() * stride);
             }
             if (ts.isEmpty()) continue;
             ObjectNode s = samples.putObject(String.valueOf(t.id()));

@@ -1,0 +1,291 @@
+package io.stallscope.analyzer.model;
+
+import java.util.Arrays;
+
+/**
+ * One chunk's samples in compact columns, grouped by thread, each thread's in time order. Built on the thread
+ * that read the chunk (so chunks are grouped and sorted in parallel), then given the recording's thread and
+ * stack ids by the merge, and kept: the lanes of {@link Samples} are views over blocks, nothing is copied again.
+ * A sample takes 11 bytes: its time as microseconds after the block's first sample (full nanoseconds only in a
+ * block spanning more than half an hour), stack id, state and weight.
+ */
+public final class SampleBlock {
+    private final long base;
+    private final int[] micros;
+    private final long[] wide;
+    final int[] stack;
+    final byte[] state;
+    final char[] weight;
+    /** Samples of the block's i-th thread are at [threadStart[i], threadStart[i + 1]). */
+    final int[] threadStart;
+    /** The i-th thread's id: the chunk's own while reading, the recording's once merged. */
+    final int[] threadIds;
+    private final long first;
+    private final long last;
+
+    private SampleBlock(long base, int[] micros, long[] wide, int[] stack, byte[] state, char[] weight, int[] threadStart,
+                        int[] threadIds, long first, long last) {
+        this.base = base;
+        this.micros = micros;
+        this.wide = wide;
+        this.stack = stack;
+        this.state = state;
+        this.weight = weight;
+        this.threadStart = threadStart;
+        this.threadIds = threadIds;
+        this.first = first;
+        this.last = last;
+    }
+
+    public int size() {
+        return stack.length;
+    }
+
+    /** Epoch nanoseconds, to the microsecond (exact for the block's first sample). */
+    public long time(int i) {
+        return wide != null ? wide[i] : base + micros[i] * 1000L;
+    }
+
+    public int stack(int i) {
+        return stack[i];
+    }
+
+    public byte state(int i) {
+        return state[i];
+    }
+
+    public int weight(int i) {
+        return weight[i];
+    }
+
+    public int threads() {
+        return threadIds.length;
+    }
+
+    public int threadId(int i) {
+        return threadIds[i];
+    }
+
+    public int threadFrom(int i) {
+        return threadStart[i];
+    }
+
+    public int threadTo(int i) {
+        return threadStart[i + 1];
+    }
+
+    /** The earliest and latest sample time (Long.MAX_VALUE and MIN_VALUE when empty). */
+    public long firstTime() {
+        return first;
+    }
+
+    public long lastTime() {
+        return last;
+    }
+
+    /**
+     * Gives the block the recording's ids: {@code threads[local]} and {@code stacks[local]}. Done once, by the
+     * merge, before the block is shared.
+     */
+    public void remap(int[] threads, int[] stacks) {
+        for (int i = 0; i < threadIds.length; i++) threadIds[i] = threads[threadIds[i]];
+        int[] s = stack;
+        for (int i = 0; i < s.length; i++) s[i] = stacks[s[i]];
+    }
+
+    /**
+     * Collects samples in arrival order, then groups them by thread and sorts each thread's by time (stable: a
+     * profiler flushes per-thread buffers a little out of order). One builder per reading thread: its columns
+     * are reused from chunk to chunk, only the finished block is allocated.
+     */
+    public static final class Builder {
+        private long[] time = new long[1024];
+        private int[] thread = new int[1024];
+        private int[] stack = new int[1024];
+        private byte[] state = new byte[1024];
+        private int[] weight = new int[1024];
+        private int size;
+        private int maxThread = -1;
+        private long first = Long.MAX_VALUE;
+        private long last = Long.MIN_VALUE;
+
+        public void add(long timeNanos, int threadId, int stackId, byte stateOrdinal, int w) {
+            int n = size;
+            if (n == time.length) grow();
+            time[n] = timeNanos;
+            thread[n] = threadId;
+            stack[n] = stackId;
+            state[n] = stateOrdinal;
+            weight[n] = w;
+            if (threadId > maxThread) maxThread = threadId;
+            if (timeNanos < first) first = timeNanos;
+            if (timeNanos > last) last = timeNanos;
+            size = n + 1;
+        }
+
+        public int size() {
+            return size;
+        }
+
+        /** Forgets what was added (a chunk that failed to read). */
+        public void clear() {
+            size = 0;
+            maxThread = -1;
+            first = Long.MAX_VALUE;
+            last = Long.MIN_VALUE;
+        }
+
+        private void grow() {
+            int c = time.length * 2;
+            time = Arrays.copyOf(time, c);
+            thread = Arrays.copyOf(thread, c);
+            stack = Arrays.copyOf(stack, c);
+            state = Arrays.copyOf(state, c);
+            weight = Arrays.copyOf(weight, c);
+        }
+
+        /** The block of everything added since the last build; the builder is empty after. */
+        public SampleBlock build() {
+            int n = size;
+            // Runs by thread: a counting sort, stable, so each thread's samples keep their arrival order...
+            int[] count = new int[maxThread + 2];
+            for (int i = 0; i < n; i++) count[thread[i] + 1]++;
+            int threads = 0;
+            for (int t = 1; t < count.length; t++) {
+                if (count[t] > 0) threads++;
+            }
+            int[] threadIds = new int[threads];
+            int[] threadStart = new int[threads + 1];
+            int[] slot = new int[maxThread + 1];
+            int k = 0;
+            int at = 0;
+            for (int t = 0; t <= maxThread; t++) {
+                slot[t] = at;
+                if (count[t + 1] > 0) {
+                    threadIds[k] = t;
+                    threadStart[k++] = at;
+                    at += count[t + 1];
+                }
+            }
+            threadStart[threads] = at;
+            long base = n == 0 ? 0 : first;
+            boolean isWide = n > 0 && (last - first) / 1000L > Integer.MAX_VALUE;
+            int[] micros = isWide ? null : new int[n];
+            long[] wide = isWide ? new long[n] : null;
+            int[] stacks = new int[n];
+            byte[] states = new byte[n];
+            char[] weights = new char[n];
+            // ...placed straight into the block's columns (reading in arrival order, writing by run)...
+            for (int i = 0; i < n; i++) {
+                int p = slot[thread[i]]++;
+                if (isWide) wide[p] = time[i];
+                else micros[p] = (int) ((time[i] - base) / 1000L);
+                stacks[p] = stack[i];
+                states[p] = state[i];
+                weights[p] = (char) Math.min(weight[i], Character.MAX_VALUE);
+            }
+            SampleBlock b = new SampleBlock(base, micros, wide, stacks, states, weights, threadStart, threadIds,
+                    n == 0 ? Long.MAX_VALUE : first, n == 0 ? Long.MIN_VALUE : last);
+            // ...then each run put in time order where it is not (a profiler flushes per-thread buffers a little out of order).
+            for (int r = 0; r < threads; r++) b.sortRun(threadStart[r], threadStart[r + 1]);
+            clear();
+            return b;
+        }
+    }
+
+    /** Whether samples [from, to) are in time order. */
+    private boolean sorted(int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            if (time(i) < time(i - 1)) return false;
+        }
+        return true;
+    }
+
+    /** Stable sort of samples [from, to) by time, in place. */
+    private void sortRun(int from, int to) {
+        if (sorted(from, to)) return;
+        int n = to - from;
+        int[] order = new int[n];
+        long[] key = new long[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = from + i;
+            key[i] = time(from + i);
+        }
+        sortByKey(order, key, n);
+        int[] s = new int[n];
+        byte[] st = new byte[n];
+        char[] w = new char[n];
+        for (int i = 0; i < n; i++) {
+            int o = order[i];
+            s[i] = stack[o];
+            st[i] = state[o];
+            w[i] = weight[o];
+        }
+        for (int i = 0; i < n; i++) {
+            if (wide != null) wide[from + i] = key[i];
+            else micros[from + i] = (int) ((key[i] - base) / 1000L);
+        }
+        System.arraycopy(s, 0, stack, from, n);
+        System.arraycopy(st, 0, state, from, n);
+        System.arraycopy(w, 0, weight, from, n);
+    }
+
+    /**
+     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. Nearly sorted runs go by
+     * insertion sort, which gives up for a merge sort once it has moved a few elements per element.
+     */
+    static void sortByKey(int[] order, long[] key, int n) {
+        long budget = 16L * n;
+        for (int i = 1; i < n; i++) {
+            long k = key[i];
+            if (key[i - 1] <= k) continue;
+            int v = order[i];
+            int j = i - 1;
+            while (j >= 0 && key[j] > k) {
+                key[j + 1] = key[j];
+                order[j + 1] = order[j];
+                j--;
+                budget--;
+            }
+            key[j + 1] = k;
+            order[j + 1] = v;
+            if (budget < 0) {
+                mergeSort(order, key, n);
+                return;
+            }
+        }
+    }
+
+    private static void mergeSort(int[] order, long[] key, int n) {
+        int[] o2 = new int[n];
+        long[] k2 = new long[n];
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                int a = lo;
+                int b = mid;
+                int k = lo;
+                while (a < mid && b < hi) {
+                    if (key[b] < key[a]) {
+                        o2[k] = order[b];
+                        k2[k++] = key[b++];
+                    } else {
+                        o2[k] = order[a];
+                        k2[k++] = key[a++];
+                    }
+                }
+                while (a < mid) {
+                    o2[k] = order[a];
+                    k2[k++] = key[a++];
+                }
+                while (b < hi) {
+                    o2[k] = order[b];
+                    k2[k++] = key[b++];
+                }
+            }
+            System.arraycopy(o2, 0, order, 0, n);
+            System.arraycopy(k2, 0, key, 0, n);
+        }
+    }
+}
