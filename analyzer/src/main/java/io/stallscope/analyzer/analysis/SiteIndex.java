@@ -86,8 +86,8 @@ final class SiteIndex {
 
     /**
      * Builds the index of every site (a method that takes a lock) in every file, on a few threads, one sample block
-     * at a time: a pass to count each site's candidates (which decides the too-broad sites on the file's totals),
-     * then per block a pass to count per slot and a pass to place them.
+     * at a time: a pass to count each site's candidates (the file's totals decide the too-broad sites), then a pass to
+     * find them and a pass over them to place them by time slot.
      *
      * @param methods the site methods waits will be attributed at
      * @return per file, per method
@@ -105,9 +105,10 @@ final class SiteIndex {
             SampleBlock block = blocks.get(b);
             fileOf[b] = block.threads() == 0 ? -1 : rec.threads.get(block.threadId(0)).file();
         }
-        // Pass 1: candidates per block and site.
+        // Pass 1: each block's candidates per site.
         long[][] counts = new long[blocks.size()][];
         run(blocks.size(), b -> {
+            if (fileOf[b] < 0) return;
             long[] n = new long[sites];
             SampleBlock block = blocks.get(b);
             for (int i = 0; i < block.size(); i++) {
@@ -127,12 +128,21 @@ final class SiteIndex {
         for (int f = 0; f < files; f++) {
             for (int k = 0; k < sites; k++) broad[f][k] = perFile[f][k] > 2_000_000 && perFile[f][k] > samplesInFile[f] / 4;
         }
-        // Pass 2: each block's parts.
+        // Pass 2: each block's parts, but for the too broad sites.
         Part[][] parts = new Part[blocks.size()][];
         run(blocks.size(), b -> {
             if (fileOf[b] < 0) return;
             parts[b] = parts(blocks.get(b), sitesOf, counts[b], broad[fileOf[b]], intervals[fileOf[b]]);
         });
+        if (Boolean.getBoolean("stallscope.timing")) {
+            StringBuilder sb = new StringBuilder("analyzer: timing: site indexes:");
+            for (int k = 0; k < sites; k++) {
+                long n = 0;
+                for (int f = 0; f < files; f++) n += perFile[f][k];
+                sb.append(' ').append(siteList.get(k)).append('=').append(n).append(broad[0][k] ? "(broad)" : "");
+            }
+            System.err.println(sb);
+        }
         for (int f = 0; f < files; f++) {
             Map<String, SiteIndex> ofFile = new HashMap<>();
             for (int k = 0; k < sites; k++) {
@@ -186,43 +196,49 @@ final class SiteIndex {
     private static Part[] parts(SampleBlock block, int[][] sitesOf, long[] counts, boolean[] broad, long interval) {
         int sites = counts.length;
         Part[] parts = new Part[sites];
-        long first = block.firstTime();
-        long last = block.lastTime();
-        // Slots about an interval wide, so a window covers a few; never more slots than samples.
-        long width = Math.max(Math.max(1, interval), (last - first) / Math.max(1, block.size()) + 1);
-        int slots = (int) ((last - first) / width) + 1;
-        int[][] slotCounts = new int[sites][];
+        // Each kept site's candidates, as positions in the block (thread by thread), then bucketed by slot.
+        int[][] found = new int[sites][];
+        int[] n = new int[sites];
+        boolean any = false;
         for (int k = 0; k < sites; k++) {
-            if (counts[k] > 0 && !broad[k]) slotCounts[k] = new int[slots + 1];
-        }
-        for (int i = 0; i < block.size(); i++) {
-            for (int k : sitesOf[block.stack(i)]) {
-                int[] c = slotCounts[k];
-                if (c != null) c[(int) ((block.time(i) - first) / width) + 1]++;
+            if (counts[k] > 0 && !broad[k]) {
+                found[k] = new int[(int) counts[k]];
+                any = true;
             }
         }
-        int[][] next = new int[sites][];
-        for (int k = 0; k < sites; k++) {
-            int[] c = slotCounts[k];
-            if (c == null) continue;
-            for (int s = 1; s <= slots; s++) c[s] += c[s - 1];
-            parts[k] = new Part(first, last, width, c, (int) counts[k]);
-            next[k] = Arrays.copyOf(c, slots);
-        }
+        if (!any) return parts;
+        int[] threadOf = new int[block.size()];
         for (int r = 0; r < block.threads(); r++) {
             int thread = block.threadId(r);
             for (int i = block.threadFrom(r); i < block.threadTo(r); i++) {
-                int stack = block.stack(i);
-                for (int k : sitesOf[stack]) {
-                    Part p = parts[k];
-                    if (p == null) continue;
-                    long t = block.time(i);
-                    int at = next[k][(int) ((t - first) / width)]++;
-                    p.time[at] = t;
-                    p.thread[at] = thread;
-                    p.stack[at] = stack;
-                    p.weight[at] = (char) block.weight(i);
+                int[] ks = sitesOf[block.stack(i)];
+                if (ks.length == 0) continue;
+                threadOf[i] = thread;
+                for (int k : ks) {
+                    if (found[k] != null) found[k][n[k]++] = i;
                 }
+            }
+        }
+        long first = block.firstTime();
+        long span = block.lastTime() - first;
+        for (int k = 0; k < sites; k++) {
+            int[] pos = found[k];
+            if (pos == null) continue;
+            // Slots about an interval wide, so that a window covers a few; never many more slots than candidates.
+            long width = Math.max(Math.max(1, interval), span / Math.max(1, pos.length / 2) + 1);
+            int slots = (int) (span / width) + 1;
+            int[] start = new int[slots + 1];
+            for (int i : pos) start[(int) ((block.time(i) - first) / width) + 1]++;
+            for (int sl = 1; sl <= slots; sl++) start[sl] += start[sl - 1];
+            int[] next = Arrays.copyOf(start, slots);
+            Part p = parts[k] = new Part(first, block.lastTime(), width, start, pos.length);
+            for (int i : pos) {
+                long t = block.time(i);
+                int at = next[(int) ((t - first) / width)]++;
+                p.time[at] = t;
+                p.thread[at] = threadOf[i];
+                p.stack[at] = block.stack(i);
+                p.weight[at] = (char) block.weight(i);
             }
         }
         return parts;

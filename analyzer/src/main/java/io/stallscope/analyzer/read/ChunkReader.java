@@ -35,13 +35,9 @@ final class ChunkReader {
     private final SourceFile file;
 
     private Metadata meta;
-    private final Map<Long, LongIntMap> pools = new HashMap<>();
+    private ConstantPools pools;
     private final LongIntMap threadIds = new LongIntMap();
     private final LongIntMap stackIds = new LongIntMap();
-    private final Map<Long, String> methodNames = new HashMap<>();
-    private final Map<Long, Boolean> methodJava = new HashMap<>();
-    private final Map<Long, State> states = new HashMap<>();
-    private final State[] stateCache = new State[2048];
     private long startNanos;
     private long startTicks;
     private double nanosPerTick;
@@ -103,6 +99,7 @@ final class ChunkReader {
                 && metaOffset >= HEADER_SIZE && metaOffset < size;
         if (complete) {
             meta = metadata.read(buf, base + (int) metaOffset, base + end);
+            pools = new ConstantPools(buf, base + available, meta);
             readPoolChain((int) cpOffset, end);
         } else {
             // Cut short or never finished: find whatever metadata and pools were written before the cut.
@@ -158,7 +155,7 @@ final class ChunkReader {
             JfrType t = meta.byId.get(typeId);
             if (t == null) throw new JfrFormatException("constant pool of unknown type " + typeId);
             int n = c.count(1);
-            LongIntMap positions = KEPT.contains(t.name) ? pools.computeIfAbsent(typeId, k -> new LongIntMap()) : null;
+            LongIntMap positions = KEPT.contains(t.name) ? pools.positionsFor(typeId) : null;
             // A profiler's stack-trace pool is most of a chunk's pools: its usual layout is skipped directly.
             boolean stacks = t.name.equals("jdk.types.StackTrace") && standardStackLayout(t);
             for (int i = 0; i < n; i++) {
@@ -201,6 +198,7 @@ final class ChunkReader {
             throw new JfrFormatException("file is cut short before the recording's metadata: nothing can be read");
         }
         meta = metadata.read(buf, base + metaPos, base + end);
+        pools = new ConstantPools(buf, base + available, meta);
         for (int p : poolPositions) {
             try {
                 readPool(p, end);
@@ -499,7 +497,7 @@ final class ChunkReader {
             case PARK: {
                 long dur = span(p, p.fDuration);
                 int owner = p.fOwner >= 0 ? thread(p, p.fOwner) : -1;
-                String cls = p.fClass >= 0 ? className(p.vals[p.fClass]) : null;
+                String cls = p.fClass >= 0 ? pools.className(p.vals[p.fClass]) : null;
                 long address = p.fAddress >= 0 ? p.vals[p.fAddress] : 0;
                 rec.locks.add(new LockEvent(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
                         start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner));
@@ -507,7 +505,7 @@ final class ChunkReader {
             }
             case IO: {
                 long dur = span(p, p.fDuration);
-                String target = p.fTarget >= 0 ? str(p.objs[p.fTarget]) : null;
+                String target = p.fTarget >= 0 ? pools.resolve(p.objs[p.fTarget]) : null;
                 long bytes = p.fBytes >= 0 ? p.vals[p.fBytes] : 0;
                 String type = p.type.name.substring(p.type.name.indexOf('.') + 1);
                 rec.io.add(new IoEvent(type, start, start + dur, thread(p, p.fThread), stack(p), target, bytes));
@@ -530,8 +528,8 @@ final class ChunkReader {
                 return;
             }
             case SETTING: {
-                String name = p.fName >= 0 ? str(p.objs[p.fName]) : null;
-                String value = p.fValue >= 0 ? str(p.objs[p.fValue]) : null;
+                String name = p.fName >= 0 ? pools.resolve(p.objs[p.fName]) : null;
+                String value = p.fValue >= 0 ? pools.resolve(p.objs[p.fValue]) : null;
                 if ("event".equals(name) && value != null) file.profilerEvent = value;
                 // async-profiler writes its sampling interval as a setting ("wall" or "interval", in ns).
                 if (value != null && ("wall".equals(name) || "interval".equals(name))) {
@@ -554,67 +552,12 @@ final class ChunkReader {
     private String strField(Plan p, int f) {
         if (f < 0) return null;
         JfrType.JfrField field = p.type.fields[f];
-        if (field.constantPool) {
-            Object v = lookup("java.lang.String", p.vals[f]);
-            return v instanceof String s ? s : null;
-        }
-        return str(p.objs[f]);
-    }
-
-    // ---- constant-pool lookups, decoded from the recorded position on first use ----
-
-    private Object lookup(String typeName, long key) {
-        JfrType t = meta.byName.get(typeName);
-        if (t == null) return null;
-        LongIntMap positions = pools.get(t.id);
-        if (positions == null) return null;
-        int at = positions.get(key, -1);
-        if (at < 0) return null;
-        try {
-            return Values.readOne(new Cursor(buf, at, base + available), t, false, 0);
-        } catch (JfrFormatException e) {
-            return null;
-        }
-    }
-
-    private static Object get(Object struct, JfrType t, String field) {
-        if (!(struct instanceof Object[] a) || t == null) return null;
-        int i = t.field(field);
-        return i >= 0 && i < a.length ? a[i] : null;
-    }
-
-    private String str(Object o) {
-        if (o instanceof String s) return s;
-        if (o instanceof Cursor.PoolString ps) {
-            Object v = lookup("java.lang.String", ps.key());
-            return v instanceof String s ? s : null;
-        }
-        return null;
-    }
-
-    private String symbol(Object key) {
-        if (!(key instanceof Long k)) return null;
-        Object sym = lookup("jdk.types.Symbol", k);
-        return str(get(sym, meta.byName.get("jdk.types.Symbol"), "string"));
-    }
-
-    private String className(long key) {
-        Object cls = lookup("java.lang.Class", key);
-        String name = symbol(get(cls, meta.byName.get("java.lang.Class"), "name"));
-        return name == null ? null : name.replace('/', '.');
+        if (field.constantPool) return pools.string(p.vals[f]);
+        return pools.resolve(p.objs[f]);
     }
 
     private State state(long key) {
-        // Samples look their state up millions of times; the keys are small numbers.
-        if (key >= 0 && key < stateCache.length && stateCache[(int) key] != null) return stateCache[(int) key];
-        State s = states.get(key);
-        if (s == null) {
-            Object v = lookup("jdk.types.ThreadState", key);
-            s = State.fromName(str(get(v, meta.byName.get("jdk.types.ThreadState"), "name")));
-            states.put(key, s);
-        }
-        if (key >= 0 && key < stateCache.length) stateCache[(int) key] = s;
-        return s;
+        return pools.state(key);
     }
 
     private int thread(Plan p, int field) {
@@ -628,16 +571,11 @@ final class ChunkReader {
     /** First sight of a thread in this chunk. Kept out of {@link #thread} so the per-event path stays small to compile. */
     private int newThread(long key) {
         int id;
-        JfrType tt = meta.byName.get("java.lang.Thread");
-        Object v = lookup("java.lang.Thread", key);
-        if (v == null) {
+        ConstantPools.ThreadRef t = pools.thread(key);
+        if (t == null) {
             id = rec.thread(file.index, "thread-" + key, 0, key);
         } else {
-            String javaName = str(get(v, tt, "javaName"));
-            String osName = str(get(v, tt, "osName"));
-            long javaId = Values.asLong(get(v, tt, "javaThreadId"));
-            long osId = Values.asLong(get(v, tt, "osThreadId"));
-            id = rec.thread(file.index, javaName != null && !javaName.isEmpty() ? javaName : osName, javaId, osId);
+            id = rec.thread(file.index, t.javaName() != null && !t.javaName().isEmpty() ? t.javaName() : t.osName(), t.javaId(), t.osId());
         }
         threadIds.put(key, id);
         return id;
@@ -671,7 +609,7 @@ final class ChunkReader {
     }
 
     /** Per chunk: (method, line, frame type) to frame id, so a frame's name is built once, not per stack. */
-    private final LongIntMap frameIds = new LongIntMap();
+    private final FrameIds frameIds = new FrameIds();
     private int[] frameBuf = new int[64];
 
     /**
@@ -681,8 +619,7 @@ final class ChunkReader {
      */
     private int[] stackFrames(long key) {
         JfrType st = meta.byName.get("jdk.types.StackTrace");
-        LongIntMap positions = st == null ? null : pools.get(st.id);
-        int at = positions == null ? -1 : positions.get(key, -1);
+        int at = pools.stackPosition(key);
         if (at < 0) return new int[0];
         try {
             if (standardStackLayout(st)) {
@@ -699,7 +636,7 @@ final class ChunkReader {
                 }
                 return java.util.Arrays.copyOf(frameBuf, n);
             }
-            Object v = Values.readOne(new Cursor(buf, at, base + available), st, false, 0);
+            Object v = pools.struct("jdk.types.StackTrace", key);
             Object frames = get(v, st, "frames");
             if (!(frames instanceof Object[] fa)) return new int[0];
             JfrType ft = st.fields[st.field("frames")].type;
@@ -718,6 +655,13 @@ final class ChunkReader {
     }
 
     private Boolean standardLayout;
+
+    /** A field of a generically read struct (Object[] per field), or null. */
+    private static Object get(Object struct, JfrType t, String field) {
+        if (!(struct instanceof Object[] a) || t == null) return null;
+        int i = t.field(field);
+        return i >= 0 && i < a.length ? a[i] : null;
+    }
 
     /** Skips a stack trace in the layout {@link #standardStackLayout} accepts: truncated, frames[method, line, bci, type]. */
     private static void skipStandardStack(Cursor c) throws JfrFormatException {
@@ -744,77 +688,15 @@ final class ChunkReader {
     }
 
     private int frame(long method, int line, long type) {
-        long fk = (method << 26) ^ ((long) (line & 0xFFFFFF) << 2) ^ (type & 3) ^ (type << 50);
-        int id = frameIds.get(fk, -1);
-        if (id >= 0 && (method < (1L << 24) && line >= 0 && line < (1 << 24) && type >= 0 && type < 4
-                || frameKeyCheck(id, method, line, type))) return id;
-        return newFrame(fk, method, line, type);
+        int id = frameIds.get(method, line, type);
+        return id >= 0 ? id : newFrame(method, line, type);
     }
 
-    private int newFrame(long fk, long method, int line, long type) {
-        int id;
-        String name = methodName(method);
-        boolean java = methodJava.getOrDefault(method, true) && !nativeFrameType(type >= 0 ? type : null);
-        id = rec.frames.intern(name, line, java);
-        frameIds.put(fk, id);
+    private int newFrame(long method, int line, long type) {
+        ConstantPools.Method m = pools.method(method);
+        boolean java = m.java() && !(type >= 0 && pools.nativeFrameType(type));
+        int id = rec.frames.intern(m.name(), line, java);
+        frameIds.put(method, line, type, id);
         return id;
-    }
-
-    /** Guards the packed frame key against collisions (huge method keys or lines): re-derive and compare. */
-    private boolean frameKeyCheck(int id, long method, int line, long type) {
-        if (method < (1L << 24) && line >= 0 && line < (1 << 24) && type >= 0 && type < 4) return true;
-        String name = methodName(method);
-        return rec.frames.name(id).equals(name) && rec.frames.line(id) == line;
-    }
-
-    private final Map<Long, Boolean> nativeTypes = new HashMap<>();
-
-    /** async-profiler marks C, C++ and kernel frames by frame type; those are not Java methods. */
-    private boolean nativeFrameType(Object key) {
-        if (!(key instanceof Long k)) return false;
-        return nativeTypes.computeIfAbsent(k, kk -> {
-            Object v = lookup("jdk.types.FrameType", kk);
-            String d = str(get(v, meta.byName.get("jdk.types.FrameType"), "description"));
-            return d != null && (d.equals("C++") || d.equals("Kernel") || d.equals("C"));
-        });
-    }
-
-    /** "libc.so.6", "libjvm.so": a native library, as async-profiler names a native frame's "class" (ends in .so(.N)*). */
-    static boolean isSharedLibrary(String cls) {
-        int i = cls.lastIndexOf(".so");
-        if (i < 0) return false;
-        // Only version parts may follow: ".6", ".1.2.3" (what follows holds no 's', so the last ".so" is the one).
-        for (i += 3; i < cls.length(); ) {
-            if (cls.charAt(i) != '.' || i + 1 == cls.length() || !isDigit(cls.charAt(i + 1))) return false;
-            i++;
-            while (i < cls.length() && isDigit(cls.charAt(i))) i++;
-        }
-        return true;
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private String methodName(long key) {
-        String name = methodNames.get(key);
-        if (name != null) return name;
-        JfrType mt = meta.byName.get("jdk.types.Method");
-        Object m = lookup("jdk.types.Method", key);
-        String method = symbol(get(m, mt, "name"));
-        Object typeKey = get(m, mt, "type");
-        String cls = typeKey instanceof Long k ? className(k) : null;
-        String desc = symbol(get(m, mt, "descriptor"));
-        // async-profiler writes native symbols as methods whose "class" is the library (or empty) and
-        // that have no descriptor; Java methods always have one.
-        // async-profiler gives native symbols the descriptor "()L;" and the library as class; JDK native Java
-        // methods (FileDispatcherImpl.write0) have a real descriptor and count as Java.
-        boolean java = desc != null && desc.startsWith("(") && !desc.equals("()L;")
-                && (cls == null || !isSharedLibrary(cls));
-        if (method == null) method = "unknown";
-        name = java && cls != null && !cls.isEmpty() ? cls + '.' + method : method;
-        methodNames.put(key, name);
-        methodJava.put(key, java);
-        return name;
     }
 }

@@ -16,9 +16,9 @@ class SharedLibraryNameTest {
             "libx.so6", "libx.so.", "libx.so.6a", "libx.so..6", "a.so.b.so", "a.sox", "java.lang.Thread",
             "sun.nio.ch.FileDispatcherImpl", "", ".so", "so", "x.so.12.x", "x.so.\u0661"};
         for (String n : names) {
-            assertThat(ChunkReader.isSharedLibrary(n)).as(n).isEqualTo(LIBRARY.matcher(n).matches());
+            assertThat(ConstantPools.isSharedLibrary(n)).as(n).isEqualTo(LIBRARY.matcher(n).matches());
         }
-        assertThat(ChunkReader.isSharedLibrary("libc.so.6")).isTrue();
-        assertThat(ChunkReader.isSharedLibrary("java.lang.Thread")).isFalse();
+        assertThat(ConstantPools.isSharedLibrary("libc.so.6")).isTrue();
+        assertThat(ConstantPools.isSharedLibrary("java.lang.Thread")).isFalse();
     }
 }
