@@ -135,13 +135,16 @@ final class SiteIndex {
             parts[b] = parts(blocks.get(b), sitesOf, counts[b], broad[fileOf[b]], intervals[fileOf[b]]);
         });
         if (Boolean.getBoolean("stallscope.timing")) {
-            StringBuilder sb = new StringBuilder("analyzer: timing: site indexes:");
+            long total = 0;
+            StringBuilder broadOnes = new StringBuilder();
             for (int k = 0; k < sites; k++) {
-                long n = 0;
-                for (int f = 0; f < files; f++) n += perFile[f][k];
-                sb.append(' ').append(siteList.get(k)).append('=').append(n).append(broad[0][k] ? "(broad)" : "");
+                for (int f = 0; f < files; f++) {
+                    total += perFile[f][k];
+                    if (broad[f][k]) broadOnes.append(' ').append(siteList.get(k)).append('=').append(perFile[f][k]);
+                }
             }
-            System.err.println(sb);
+            System.err.println("analyzer: timing: site indexes: " + sites + " sites, " + total + " candidate samples"
+                    + (broadOnes.length() == 0 ? "" : "; too broad to index:" + broadOnes));
         }
         for (int f = 0; f < files; f++) {
             Map<String, SiteIndex> ofFile = new HashMap<>();
