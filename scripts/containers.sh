@@ -79,11 +79,22 @@ runtime = "runc"'
     # Detached from this shell so it outlives the test command; --time=0: never exits when idle.
     # Started in / : conmon inherits the service's working directory, and containers stop starting
     # ("Failed to get working directory") once a checkout it was started from is deleted.
-    (cd / && setsid nohup podman system service --time=0 "unix://$PODMAN_SOCK" \
+    # Every descriptor above 2 is closed first: the service would otherwise keep whatever its caller held
+    # open (a runner's pipe it waits on for EOF, a flock(1) lock) for as long as it runs.
+    (cd / && close_inherited_fds && setsid nohup podman system service --time=0 "unix://$PODMAN_SOCK" \
       >>/var/log/stallscope/podman-service.log 2>&1 </dev/null &)
     for _ in $(seq 1 100); do podman_answers && break; sleep 0.2; done
     podman_answers || die "podman's service did not answer on $PODMAN_SOCK; see /var/log/stallscope/podman-service.log"
   fi
+}
+
+# Closes this shell's descriptors above 2 (call it in the subshell that starts a daemon).
+close_inherited_fds() {
+  local fd
+  for fd in $(ls /proc/$BASHPID/fd); do
+    [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null
+  done
+  return 0
 }
 
 # A hash of what goes into the base image, so a changed JDK rebuilds it.
