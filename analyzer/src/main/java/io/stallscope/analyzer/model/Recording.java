@@ -46,6 +46,26 @@ public final class Recording {
     private record ThreadKey(int file, char kind, long id, String name) {
     }
 
+    /**
+     * Gives the threads of {@code file} that share a name a suffix that tells them apart, jstack's Java id
+     * ({@code " #42"}) or else the OS id ({@code " tid 4711"}): a KRaft broker in combined mode runs two request
+     * handler pools with the same thread names (the broker's and the controller's), a native thread's name is the
+     * kernel's, cut to 15 characters ({@code "GC task thread#"}), and a pool may replace a thread under the same name. Without
+     * it, "held by data-plane-kafka-request-handler-4" could be either thread.
+     */
+    public void distinguishSharedNames(int file) {
+        Map<String, Integer> seen = new HashMap<>();
+        for (ThreadInfo t : threads) {
+            if (t.file() == file) seen.merge(t.name(), 1, Integer::sum);
+        }
+        for (int i = 0; i < threads.size(); i++) {
+            ThreadInfo t = threads.get(i);
+            if (t.file() != file || seen.get(t.name()) < 2) continue;
+            String suffix = t.javaId() > 0 ? " #" + t.javaId() : t.osId() > 0 ? " tid " + t.osId() : " (" + t.id() + ")";
+            threads.set(i, new ThreadInfo(t.id(), t.file(), t.name() + suffix, t.javaId(), t.osId()));
+        }
+    }
+
     public String threadName(int id) {
         return id < 0 || id >= threads.size() ? "?" : threads.get(id).name();
     }

@@ -56,6 +56,7 @@ public final class JfrFileReader {
                 plain = temp;
             }
             readPlain(plain, rec, file, progress);
+            rec.distinguishSharedNames(file.index);
         } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException
                  | ArithmeticException | NegativeArraySizeException | ClassCastException e) {
             // Corrupt data that slipped past the explicit checks still ends as a one-line error.

@@ -78,6 +78,16 @@ class FixtureParseTest {
     }
 
     @Test
+    void threadNamesCutShortByTheKernelAreToldApart() throws IOException {
+        // Native threads carry the kernel's name, cut to 15 characters: ten GC workers all read "GC task thread#".
+        Recording rec = new Recording();
+        JfrFileReader.read(Fixtures.file("async-profiler-3.0-wall-20ms.jfr"), rec, null);
+        assertThat(rec.threads.stream().map(t -> t.name())).doesNotHaveDuplicates();
+        assertThat(rec.threads.stream().map(t -> t.name()).filter(n -> n.matches("GC task thread# (#|tid )\\d+")))
+                .hasSize(10);
+    }
+
+    @Test
     void kafkaBrokerLockRecordingYieldsItsContendedLocks() throws IOException {
         // cpu+lock+alloc with a 10 ms lock threshold: no lock event passed it, so the locks come from samples
         // caught in lock acquisition (monitor enter, ReentrantReadWriteLock) on broker threads.
