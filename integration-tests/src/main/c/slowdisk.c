@@ -21,6 +21,8 @@
  * - The delay is charged after the real call, for the cold pages within the bytes the call actually
  *   returned or sent (a partial sendfile to a full socket pays only for what it sent); the calling
  *   thread is blocked for it exactly as it would be on the disk.
+ * In a profiler's recording a delayed thread shows this shim's frames (__nanosleep <- sleep_ms <- before_fsync
+ * <- fsync ...) where a real slow disk shows the kernel's wait below the same call.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
