@@ -3,6 +3,7 @@ package io.stallscope.analyzer.analysis;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.util.Parallel;
+import io.stallscope.analyzer.util.Timing;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -134,7 +135,7 @@ final class SiteIndex {
             if (fileOf[b] < 0) return;
             parts[b] = parts(blocks.get(b), sitesOf, counts[b], broad[fileOf[b]], intervals[fileOf[b]]);
         });
-        if (Boolean.getBoolean("stallscope.timing")) {
+        if (Timing.enabled()) {
             long total = 0;
             StringBuilder broadOnes = new StringBuilder();
             for (int k = 0; k < sites; k++) {

@@ -8,6 +8,7 @@ import io.stallscope.analyzer.read.JfrFileReader;
 import io.stallscope.analyzer.render.HtmlReport;
 import io.stallscope.analyzer.render.JsonReport;
 import io.stallscope.analyzer.render.TextReport;
+import io.stallscope.analyzer.util.Timing;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -87,7 +88,7 @@ public final class ReportCommand implements Callable<Integer> {
 
         Recording rec = new Recording();
         // -Dstallscope.timing=true: elapsed time per phase on stderr (for benchmarks).
-        boolean timing = Boolean.getBoolean("stallscope.timing");
+        boolean timing = Timing.enabled();
         long t0 = System.nanoTime();
         long tRead = 0;
         long tAnalysis = 0;

@@ -439,12 +439,9 @@ final class ChunkReader {
 
     /** Samples are nearly all the events: their path is kept apart and small, so it compiles early and stays compiled. */
     private void sample(Plan p) {
-        long start = p.fStart >= 0 ? nanos(p.vals[p.fStart]) : startNanos;
-        int thread = thread(p, p.fThread);
-        if (thread < 0) return;
-        State st = p.nativeSample ? State.NATIVE : p.fState >= 0 ? state(p.vals[p.fState]) : State.UNKNOWN;
-        int weight = p.fSamples >= 0 ? (int) Math.max(1, Math.min(p.vals[p.fSamples], 1_000_000)) : 1;
-        samples.add(start, thread, stack(p), (byte) st.ordinal(), weight);
+        long[] v = p.vals;
+        addSample(p, p.fStart >= 0 ? v[p.fStart] : 0, p.fThread >= 0 ? v[p.fThread] : 0, p.fStack >= 0 ? v[p.fStack] : 0,
+                p.fState >= 0 ? v[p.fState] : 0, p.fSamples >= 0 ? v[p.fSamples] : 1);
     }
 
     /**
@@ -469,18 +466,13 @@ final class ChunkReader {
                 default -> { }
             }
         }
+        addSample(p, ticks, threadKey, stackKey, stateKey, count);
+    }
+
+    /** One sample, from its fields' raw values (pool keys, ticks); those the event type lacks are ignored. */
+    private void addSample(Plan p, long ticks, long threadKey, long stackKey, long stateKey, long count) {
         if (threadKey == 0) return;
-        // A direct-mapped cache in front of the map: a chunk's samples come from a few hundred threads.
-        int h = (int) (threadKey ^ (threadKey >>> 10)) & (THREAD_CACHE - 1);
-        int thread;
-        if (threadCacheKey[h] == threadKey) {
-            thread = threadCacheId[h];
-        } else {
-            int id = threadIds.get(threadKey, Integer.MIN_VALUE);
-            thread = id != Integer.MIN_VALUE ? id : newThread(threadKey);
-            threadCacheKey[h] = threadKey;
-            threadCacheId[h] = thread;
-        }
+        int thread = threadOf(threadKey);
         long start = p.fStart >= 0 ? nanos(ticks) : startNanos;
         State st = p.nativeSample ? State.NATIVE : p.fState >= 0 ? state(stateKey) : State.UNKNOWN;
         int weight = p.fSamples >= 0 ? (int) Math.max(1, Math.min(count, 1_000_000)) : 1;
@@ -563,9 +555,19 @@ final class ChunkReader {
     private int thread(Plan p, int field) {
         if (field < 0) return -1;
         long key = p.vals[field];
-        if (key == 0) return -1;
+        return key == 0 ? -1 : threadOf(key);
+    }
+
+    /** The chunk's thread id of a pool key (not 0). */
+    private int threadOf(long key) {
+        // A direct-mapped cache in front of the map: a chunk's events come from a few hundred threads.
+        int h = (int) (key ^ (key >>> 10)) & (THREAD_CACHE - 1);
+        if (threadCacheKey[h] == key) return threadCacheId[h];
         int id = threadIds.get(key, Integer.MIN_VALUE);
-        return id != Integer.MIN_VALUE ? id : newThread(key);
+        int thread = id != Integer.MIN_VALUE ? id : newThread(key);
+        threadCacheKey[h] = key;
+        threadCacheId[h] = thread;
+        return thread;
     }
 
     /** First sight of a thread in this chunk. Kept out of {@link #thread} so the per-event path stays small to compile. */
@@ -587,6 +589,7 @@ final class ChunkReader {
 
     /** Stack ids by pool key; producers number stacks from 1 up, so small keys index an array (id + 1, 0: not seen). */
     private int[] denseStacks = new int[1024];
+    private static final int DENSE_STACKS_MAX = 1 << 20;
 
     private int stackOf(long key) {
         if (key >= 0 && key < denseStacks.length) {
@@ -599,8 +602,11 @@ final class ChunkReader {
 
     private int newStack(long key) {
         int id = rec.stacks.intern(stackFrames(key));
-        if (key >= 0 && key < 1 << 20) {
-            if (key >= denseStacks.length) denseStacks = java.util.Arrays.copyOf(denseStacks, Math.max((int) key + 1, denseStacks.length * 2));
+        if (key >= 0 && key < DENSE_STACKS_MAX) {
+            // Never past the bound: stackOf takes a key below the array's length for a dense one.
+            if (key >= denseStacks.length) {
+                denseStacks = java.util.Arrays.copyOf(denseStacks, Math.min(DENSE_STACKS_MAX, Math.max((int) key + 1, denseStacks.length * 2)));
+            }
             denseStacks[(int) key] = id + 1;
         } else {
             stackIds.put(key, id);

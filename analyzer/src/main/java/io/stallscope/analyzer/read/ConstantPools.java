@@ -3,6 +3,7 @@ package io.stallscope.analyzer.read;
 import io.stallscope.analyzer.model.State;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -288,49 +289,20 @@ final class ConstantPools {
         }
     }
 
-    /** Open-addressing long to object map: pool keys to decoded entries, without boxing the keys. */
+    /** Pool keys to decoded entries, without boxing the keys: an index in {@link LongIntMap}, the entries in a list. */
     static final class LongObjectMap<V> {
-        private long[] keys = new long[64];
-        private Object[] values = new Object[64];
-        private int size;
+        private final LongIntMap index = new LongIntMap();
+        private final ArrayList<V> values = new ArrayList<>();
 
-        @SuppressWarnings("unchecked")
         V get(long key) {
-            int mask = keys.length - 1;
-            for (int i = hash(key) & mask; ; i = (i + 1) & mask) {
-                Object v = values[i];
-                if (v == null) return null;
-                if (keys[i] == key) return (V) v;
-            }
+            int i = index.get(key, -1);
+            return i < 0 ? null : values.get(i);
         }
 
+        /** Only for a key not yet in the map (entries are decoded once). */
         void put(long key, V value) {
-            if (size * 2 >= keys.length) grow();
-            int mask = keys.length - 1;
-            int i = hash(key) & mask;
-            while (values[i] != null && keys[i] != key) i = (i + 1) & mask;
-            if (values[i] == null) size++;
-            keys[i] = key;
-            values[i] = value;
-        }
-
-        private void grow() {
-            long[] k = keys;
-            Object[] v = values;
-            keys = new long[k.length * 2];
-            values = new Object[k.length * 2];
-            size = 0;
-            for (int i = 0; i < k.length; i++) {
-                if (v[i] != null) {
-                    @SuppressWarnings("unchecked") V value = (V) v[i];
-                    put(k[i], value);
-                }
-            }
-        }
-
-        private static int hash(long key) {
-            long h = key * 0x9E3779B97F4A7C15L;
-            return (int) (h ^ (h >>> 32));
+            index.put(key, values.size());
+            values.add(value);
         }
     }
 }

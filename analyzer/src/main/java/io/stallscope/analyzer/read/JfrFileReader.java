@@ -4,6 +4,7 @@ import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.util.Parallel;
+import io.stallscope.analyzer.util.Timing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -178,7 +179,7 @@ public final class JfrFileReader {
                 ChunkAt c = chunks.get(i);
                 if (progress != null) progress.accept(c.pos() + c.mapLen());
             }
-            if (Boolean.getBoolean("stallscope.timing")) {
+            if (Timing.enabled()) {
                 System.err.printf(java.util.Locale.ROOT, "analyzer: timing: read %s: %d chunks on %d threads; merge waited %.2f s for chunks, merged for %.2f s%n",
                         file.path, n, threads, waited / 1e9, merging / 1e9);
             }

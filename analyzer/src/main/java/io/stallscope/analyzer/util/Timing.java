@@ -17,6 +17,11 @@ public final class Timing {
         this.what = what;
     }
 
+    /** Whether {@code -Dstallscope.timing=true} asked for the phase lines. */
+    public static boolean enabled() {
+        return ON;
+    }
+
     public static Timing start(String what) {
         return new Timing(what);
     }
