@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Java 17 and Maven, on a fresh Debian machine (as root):
-# Debian's Chromium, for the analyzer's HTML timeline test; a container engine and the base image for
+# Debian's Chromium, for the analyzer's HTML timeline test; xfsprogs, for the real-disk tests' XFS
+# (io.stallscope.it.realdisk: loop devices and the cgroup I/O controller, which need root); a container engine and the base image for
 # the container suite (scripts/containers.sh: a Docker engine if `docker info` answers, else podman).
 # Idempotent: a second run does nothing.
 set -euo pipefail
@@ -8,6 +9,7 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
+command -v mkfs.xfs >/dev/null 2>&1 || [ -x /usr/sbin/mkfs.xfs ] || [ -x /sbin/mkfs.xfs ] || need+=(xfsprogs)
 # promtool, for the examples' alert rules (io.stallscope.it.examples.PromtoolTest), is in Debian's prometheus
 # package: installed without its recommends (node exporter), and its server is not left running.
 lean=()

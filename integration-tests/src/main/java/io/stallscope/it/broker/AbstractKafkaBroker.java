@@ -49,7 +49,7 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
         this.version = spec.version();
         this.javaHome = javaHome;
         this.workDir = spec.workDir() != null ? createDirs(spec.workDir().toAbsolutePath()) : allocateWorkDir(spec);
-        this.dataDir = workDir.resolve("data");
+        this.dataDir = spec.dataDir() != null ? spec.dataDir() : workDir.resolve("data");
         this.ports = new BrokerConfigs.Endpoints(
                 FreePorts.next(),
                 version.usesKRaft() ? FreePorts.next() : 0,

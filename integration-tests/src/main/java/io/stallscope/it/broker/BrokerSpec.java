@@ -28,6 +28,8 @@ public final class BrokerSpec {
     private final boolean sslListener;
     private final Duration startTimeout;
     private final KRaftCluster joins;
+    private final Path dataDir;
+    private final List<String> launchWrapper;
 
     /** A KRaft cluster to join as a broker-only node: its controller quorum and cluster id. */
     public record KRaftCluster(String quorumVoters, String clusterId) {
@@ -50,6 +52,8 @@ public final class BrokerSpec {
         this.sslListener = b.sslListener;
         this.startTimeout = b.startTimeout;
         this.joins = b.joins;
+        this.dataDir = b.dataDir;
+        this.launchWrapper = List.copyOf(b.launchWrapper);
         if (joins != null && !version.usesKRaft()) {
             throw new IllegalArgumentException("only a KRaft broker (3.3+) can join a KRaft cluster: " + version);
         }
@@ -115,6 +119,19 @@ public final class BrokerSpec {
         return joins;
     }
 
+    /** The log directory (log.dirs) when it lives elsewhere than the work directory, e.g. on a real disk; null: {@code <work dir>/data}. */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /**
+     * A command the broker's JVM is started through, which must end by exec'ing its arguments (so the pid
+     * stays the JVM's), e.g. a real disk's cgroup entry; empty for none. Child JVMs only.
+     */
+    public List<String> launchWrapper() {
+        return launchWrapper;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder(version);
         b.javaHome = javaHome;
@@ -128,13 +145,16 @@ public final class BrokerSpec {
         b.sslListener = sslListener;
         b.startTimeout = startTimeout;
         b.joins = joins;
+        b.dataDir = dataDir;
+        b.launchWrapper.addAll(launchWrapper);
         return b;
     }
 
     @Override
     public String toString() {
         return "BrokerSpec{" + name + " kafka " + version + ", java " + javaHome + ", jvmArgs " + jvmArgs
-                + ", env " + env.keySet() + ", props " + serverProperties + ", node " + nodeId + ", ssl " + sslListener + "}";
+                + ", env " + env.keySet() + ", props " + serverProperties + ", node " + nodeId + ", ssl " + sslListener
+                + (dataDir == null ? "" : ", data " + dataDir) + (launchWrapper.isEmpty() ? "" : ", launched through " + launchWrapper) + "}";
     }
 
     public static final class Builder {
@@ -150,6 +170,8 @@ public final class BrokerSpec {
         private boolean sslListener;
         private Duration startTimeout = defaultStartTimeout();
         private KRaftCluster joins;
+        private Path dataDir;
+        private final List<String> launchWrapper = new ArrayList<>();
 
         private Builder(KafkaVersion version) {
             this.version = Objects.requireNonNull(version, "version");
@@ -240,6 +262,19 @@ public final class BrokerSpec {
          */
         public Builder joinKRaftCluster(String quorumVoters, String clusterId) {
             this.joins = new KRaftCluster(quorumVoters, clusterId);
+            return this;
+        }
+
+        /** Puts log.dirs at this directory (created if missing) instead of {@code <work dir>/data}. */
+        public Builder dataDir(Path dataDir) {
+            this.dataDir = dataDir == null ? null : dataDir.toAbsolutePath();
+            return this;
+        }
+
+        /** Starts the broker's JVM through this command (see {@link BrokerSpec#launchWrapper()}). */
+        public Builder launchWrapper(List<String> wrapper) {
+            this.launchWrapper.clear();
+            this.launchWrapper.addAll(wrapper);
             return this;
         }
 

@@ -48,7 +48,7 @@ public final class LocalKafkaBroker extends AbstractKafkaBroker {
 
     @Override
     protected void launchBroker(Path serverProps, Path logConfig) throws IOException {
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(spec.launchWrapper());
         cmd.add(javaHome.resolve("bin/java").toString());
         cmd.add("-Xmx" + spec.heap());
         cmd.add("-Xms" + spec.heap());

@@ -62,7 +62,19 @@ public final class ContainerKafkaBroker extends AbstractKafkaBroker {
     private GenericContainer<?> zooKeeper;
 
     public ContainerKafkaBroker(BrokerSpec spec) {
-        super(spec, javaHomeOf(spec));
+        super(refuseHostOnly(spec), javaHomeOf(spec));
+    }
+
+    /**
+     * A launch wrapper (a real disk's cgroup entry) and a data directory outside the work directory are
+     * host-side settings of a child JVM; a container would silently run without them, so refuse instead.
+     */
+    private static BrokerSpec refuseHostOnly(BrokerSpec spec) {
+        if (!spec.launchWrapper().isEmpty() || spec.dataDir() != null) {
+            throw new IllegalArgumentException("a container broker takes no launch wrapper or separate data directory"
+                    + " (a real disk's cgroup is a child JVM's): use LocalKafkaBroker, or the engine's own block I/O limits");
+        }
+        return spec;
     }
 
     /** The JDK the broker runs with, at the same path inside the image as on the host. */
