@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** {@code analyzer/bin/analyzer report}, the command an operator runs, on the jar the build made. */
-final class AnalyzerCli {
+public final class AnalyzerCli {
     private AnalyzerCli() {
     }
 
     /** Runs report with the given extra arguments; returns the text report (stdout). */
-    static String report(List<String> args, Path outputLog) throws Exception {
+    public static String report(List<String> args, Path outputLog) throws Exception {
         Path root = Examples.root();
         Path jar = root.resolve("analyzer/target/stallscope-analyzer.jar");
         if (!Files.isRegularFile(jar)) {
@@ -39,7 +39,7 @@ final class AnalyzerCli {
         return out;
     }
 
-    static JsonNode json(Path file) throws Exception {
+    public static JsonNode json(Path file) throws Exception {
         return new ObjectMapper().readTree(file.toFile());
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * on another machine, whose CPU and garbage would not be the measured producer's. On this 2-core machine
  * it still shares the cores with the broker; the niceness only makes it yield them first.
  */
-final class CatchUpProcess implements AutoCloseable {
+public final class CatchUpProcess implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final Path stderr;
@@ -41,7 +41,7 @@ final class CatchUpProcess implements AutoCloseable {
     }
 
     /** Starts the consumer at {@code niceness} (0: as the test JVM), its stderr and GC log in {@code dir}. */
-    static CatchUpProcess start(String bootstrap, String topic, int niceness, Path dir) throws IOException {
+    public static CatchUpProcess start(String bootstrap, String topic, int niceness, Path dir) throws IOException {
         Files.createDirectories(dir);
         // @argfile: the test classpath can be longer than one argument may be (128 KiB)
         Path argFile = dir.resolve("catch-up.args");
@@ -58,16 +58,16 @@ final class CatchUpProcess implements AutoCloseable {
         return new CatchUpProcess(p, stderr);
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    void awaitPositioned(Duration timeout) throws Exception {
+    public void awaitPositioned(Duration timeout) throws Exception {
         awaitLine("positioned", timeout);
     }
 
     /** Waits for the consumer to finish; returns how many records it read. */
-    long awaitDone(Duration timeout) throws Exception {
+    public long awaitDone(Duration timeout) throws Exception {
         return Long.parseLong(awaitLine("done ", timeout).substring("done ".length()).trim());
     }
 

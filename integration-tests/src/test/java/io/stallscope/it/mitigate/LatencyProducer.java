@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /** A steady producer (fixed rate, acks=all) that keeps each record's send time and latency. */
-final class LatencyProducer implements AutoCloseable {
+public final class LatencyProducer implements AutoCloseable {
     /** Send time and acknowledgement latency of one record, in nanoseconds. */
     record Sample(long sentAt, long latency) {
     }
@@ -21,7 +21,7 @@ final class LatencyProducer implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    LatencyProducer(Map<String, Object> config, String topic, int recordsPerSecond) {
+    public LatencyProducer(Map<String, Object> config, String topic, int recordsPerSecond) {
         Map<String, Object> c = new java.util.HashMap<>(config);
         c.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         this.producer = new KafkaProducer<>(c);
@@ -44,7 +44,7 @@ final class LatencyProducer implements AutoCloseable {
     }
 
     /** The given quantile (0.999 = p99.9; 1 = max) of latencies of records sent in [from, to), in ms. */
-    double quantileMs(long from, long to, double q) {
+    public double quantileMs(long from, long to, double q) {
         long[] v = latencies(from, to);
         if (v.length == 0) {
             return Double.NaN;
@@ -53,7 +53,7 @@ final class LatencyProducer implements AutoCloseable {
     }
 
     /** The n slowest records sent in [from, to): "latency ms @ seconds after from", slowest first. */
-    List<String> slowest(long from, long to, int n) {
+    public List<String> slowest(long from, long to, int n) {
         List<Sample> v;
         synchronized (samples) {
             v = new ArrayList<>(samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).toList());
@@ -75,12 +75,12 @@ final class LatencyProducer implements AutoCloseable {
     }
 
     /** How many records sent in [from, to) took at least {@code ms} to be acknowledged. */
-    int countAtLeastMs(long from, long to, double ms) {
+    public int countAtLeastMs(long from, long to, double ms) {
         return (int) java.util.Arrays.stream(latencies(from, to)).filter(l -> l >= ms * 1e6).count();
     }
 
     /** Latencies (ns, sorted) of the records sent in [from, to). */
-    long[] latencies(long from, long to) {
+    public long[] latencies(long from, long to) {
         long[] v;
         synchronized (samples) {
             v = samples.stream().filter(s -> s.sentAt() >= from && s.sentAt() < to).mapToLong(Sample::latency).toArray();

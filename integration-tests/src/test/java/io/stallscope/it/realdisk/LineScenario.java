@@ -1,0 +1,166 @@
+package io.stallscope.it.realdisk;
+
+import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaJdks;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.PrometheusScrape;
+import io.stallscope.it.mitigate.CatchUpProcess;
+import io.stallscope.it.mitigate.LatencyProducer;
+import io.stallscope.it.slowdisk.PageCache;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * LINE's stall on a real disk (shared/notes/real-disks.md): a Kafka broker whose log dir is on a loop-device
+ * file system with cold reads throttled at the block layer; a backlog that sits in the partition's ACTIVE
+ * segment (segments of 1 GiB) and is evicted from the page cache; a steady producer (acks=1) to that
+ * partition; then a consumer reading it from offset 0. On XFS the network thread's sendfile of the cold
+ * backlog holds the file's inode lock shared while it waits for the disk, and the request handler's
+ * write(2) of the producer's batch, which needs it exclusive, waits behind it while holding the partition
+ * lock. Witnesses: the JDK's own jdk.FileWrite events (no agent involved), the producer's latencies, the
+ * agent's records_append histogram, and optionally an on-demand agent capture for the analyzer.
+ */
+final class LineScenario {
+    static final String TOPIC = "line";
+
+    /** What to run; {@link #defaults(FsType)} is the scenario of the notes. */
+    record Options(FsType fs, String kafka, double readMiBps, int backlogMiB, int rate, long segmentBytes,
+                   String agentOptions, int settleSeconds, int beforeSeconds, boolean capture) {
+        static Options defaults(FsType fs) {
+            return new Options(fs, "3.9.2", 8, 128, 500, 1L << 30, "", 5, 20, false);
+        }
+
+        Options withCapture() {
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, agentOptions, settleSeconds, beforeSeconds, true);
+        }
+
+        Options withAgentOptions(String options) {
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, options, settleSeconds, beforeSeconds, capture);
+        }
+
+        Options withSegmentBytes(long bytes) {
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, bytes, agentOptions, settleSeconds, beforeSeconds, capture);
+        }
+    }
+
+    /** What one run measured; times in ms. */
+    record Result(Options options, String disk, double residentAtStart, double p999Before, double p999During,
+                  List<SlowFileWrites.Write> slowWritesBefore, List<SlowFileWrites.Write> slowWritesDuring,
+                  double appendP999Handlers, double networkTransferP99, double catchUpSeconds, long consumed,
+                  Path capture, Path dir) {
+        double ratio() {
+            return p999During / p999Before;
+        }
+
+        String summary() {
+            return String.format(java.util.Locale.ROOT, "%s: resident at start %.3f; produce p99.9 before %.1f ms, during %.1f ms (%.1fx);"
+                    + " handler write(2) >= 20 ms before %d, during %d (max %.0f ms); agent records_append p99.9 on request"
+                    + " handlers %.1f ms; network transfer_to p99 %.1f ms; catch-up %.1f s, %d records",
+                disk, residentAtStart, p999Before, p999During, ratio(), slowWritesBefore.size(), slowWritesDuring.size(),
+                SlowFileWrites.maxMs(slowWritesDuring), appendP999Handlers, networkTransferP99, catchUpSeconds, consumed);
+        }
+    }
+
+    static final Duration SLOW_WRITE = Duration.ofMillis(20);
+
+    private LineScenario() {
+    }
+
+    static Result run(Options o, Path dir) throws Exception {
+        Files.createDirectories(dir);
+        Path target = Path.of(System.getProperty("stallscope.it.target", "target")).toAbsolutePath();
+        Path fileIo = dir.resolve("file-io.jfr");
+        Files.deleteIfExists(fileIo);
+        int prometheus = FreePorts.next();
+        // the backlog and the steady records, with room for the file system's own metadata
+        long size = Math.max(1L << 30, (o.backlogMiB() * 3L) << 20);
+        try (RealDisk disk = RealDisk.create(o.fs(), size, target.resolve("realdisk"))) {
+            BrokerSpec spec = BrokerSpec.builder(o.kafka()).name("line-" + o.fs().kernelName())
+                .dataDir(disk.mountPoint().resolve("kafka")).launchWrapper(disk.launchWrapper()).heap("1g")
+                .serverProperty("num.network.threads", "1")
+                .serverProperty("log.segment.bytes", Long.toString(o.segmentBytes()))
+                .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheus
+                    + (o.agentOptions().isEmpty() ? "" : "," + o.agentOptions()))
+                .jvmArg(SlowFileWrites.jvmOption(SlowFileWrites.settings(dir, SLOW_WRITE), fileIo))
+                .build();
+            Result r;
+            try (LocalKafkaBroker broker = new LocalKafkaBroker(spec)) {
+                broker.start();
+                KafkaClients.createTopic(broker, TOPIC, 1, Map.of("segment.bytes", Long.toString(o.segmentBytes())));
+                KafkaClients.producerPerformance(broker, TOPIC, (long) o.backlogMiB() * 1024, 1024, -1,
+                    Map.of("batch.size", "262144", "linger.ms", "20"), Duration.ofMinutes(10));
+                List<Path> logs = segments(broker.dataDir().resolve(TOPIC + "-0"));
+                disk.limit(IoLimits.readMiBps(o.readMiBps()));
+                PageCache.evict(logs);
+                double resident = PageCache.residentFraction(logs);
+                Map<String, Object> config = KafkaClients.producerConfig(broker);
+                config.put(ProducerConfig.ACKS_CONFIG, "1");
+                config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+                try (LatencyProducer steady = new LatencyProducer(config, TOPIC, o.rate())) {
+                    TimeUnit.SECONDS.sleep(o.settleSeconds()); // connection, metadata, first batches: not measured
+                    long before = System.nanoTime();
+                    Instant beforeAt = Instant.now();
+                    TimeUnit.SECONDS.sleep(o.beforeSeconds());
+                    long catchUp;
+                    Instant catchUpAt;
+                    long catchUpEnd;
+                    Instant catchUpEndAt;
+                    long consumed;
+                    PrometheusScrape atStart = PrometheusScrape.scrape(prometheus);
+                    Process capture = null;
+                    Path captureFile = dir.resolve("capture.jfr");
+                    try (CatchUpProcess consumer = CatchUpProcess.start(broker.bootstrapServers(), TOPIC, 19, dir.resolve("catch-up"))) {
+                        consumer.awaitPositioned(Duration.ofMinutes(2));
+                        catchUp = System.nanoTime();
+                        catchUpAt = Instant.now();
+                        if (o.capture()) {
+                            Files.deleteIfExists(captureFile);
+                            capture = new ProcessBuilder(KafkaJdks.defaultJdk().resolve("bin/java").toString(), "-jar",
+                                AgentJar.path().toString(), "capture", Long.toString(broker.pid()), "--duration", "20s",
+                                "--out", captureFile.toString()).redirectErrorStream(true)
+                                .redirectOutput(dir.resolve("capture.out").toFile()).start();
+                        }
+                        consumed = consumer.awaitDone(Duration.ofMinutes(10));
+                        catchUpEnd = System.nanoTime();
+                        catchUpEndAt = Instant.now();
+                    }
+                    PrometheusScrape atEnd = PrometheusScrape.scrape(prometheus);
+                    if (capture != null && (!capture.waitFor(2, TimeUnit.MINUTES) || capture.exitValue() != 0)) {
+                        throw new IllegalStateException("agent capture failed: " + Files.readString(dir.resolve("capture.out")));
+                    }
+                    broker.stop(); // the JVM writes its file-I/O recording as it exits
+                    List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/");
+                    r = new Result(o, disk.describe(), resident,
+                        steady.quantileMs(before, catchUp, 0.999), steady.quantileMs(catchUp, catchUpEnd, 0.999),
+                        SlowFileWrites.between(writes, beforeAt, catchUpAt),
+                        SlowFileWrites.between(writes, catchUpAt, catchUpEndAt),
+                        atEnd.quantileMsSince(atStart, "records_append", "request_handler", 0.999),
+                        atEnd.quantileMsSince(atStart, "transfer_to", "network", 0.99),
+                        (catchUpEnd - catchUp) / 1e9, consumed, o.capture() ? captureFile : null, dir);
+                }
+            }
+            Files.writeString(dir.resolve("result.txt"), r.summary() + "\n");
+            return r;
+        }
+    }
+
+    private static List<Path> segments(Path partitionDir) throws Exception {
+        List<Path> out = new ArrayList<>();
+        try (Stream<Path> files = Files.list(partitionDir)) {
+            files.filter(f -> f.getFileName().toString().endsWith(".log")).forEach(out::add);
+        }
+        return out;
+    }
+}
