@@ -37,21 +37,34 @@ final class LineScenario {
 
     /** What to run; {@link #defaults(FsType)} is the scenario of the notes. */
     record Options(FsType fs, String kafka, double readMiBps, int backlogMiB, int rate, long segmentBytes,
-                   String agentOptions, int settleSeconds, int beforeSeconds, boolean capture) {
+                   int networkThreads, String agentOptions, int settleSeconds, int beforeSeconds, boolean capture) {
         static Options defaults(FsType fs) {
-            return new Options(fs, "3.9.2", 8, 128, 500, 1L << 30, "", 5, 20, false);
+            return new Options(fs, "3.9.2", 8, 128, 500, 1L << 30, 1, "", 5, 20, false);
         }
 
         Options withCapture() {
-            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, agentOptions, settleSeconds, beforeSeconds, true);
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, networkThreads, agentOptions, settleSeconds,
+                beforeSeconds, true);
         }
 
         Options withAgentOptions(String options) {
-            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, options, settleSeconds, beforeSeconds, capture);
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, networkThreads, options, settleSeconds,
+                beforeSeconds, capture);
         }
 
+        /** LINE's own fix: segments small enough that the active one stays in the page cache. */
         Options withSegmentBytes(long bytes) {
-            return new Options(fs, kafka, readMiBps, backlogMiB, rate, bytes, agentOptions, settleSeconds, beforeSeconds, capture);
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, bytes, networkThreads, agentOptions, settleSeconds,
+                beforeSeconds, capture);
+        }
+
+        /**
+         * More network threads: the producer's and the consumer's connections then likely land on different
+         * ones, so what is left of the producer's stall is the handler's write, not a shared network thread.
+         */
+        Options withNetworkThreads(int n) {
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, n, agentOptions, settleSeconds,
+                beforeSeconds, capture);
         }
     }
 
@@ -89,7 +102,7 @@ final class LineScenario {
         try (RealDisk disk = RealDisk.create(o.fs(), size, target.resolve("realdisk"))) {
             BrokerSpec spec = BrokerSpec.builder(o.kafka()).name("line-" + o.fs().kernelName())
                 .dataDir(disk.mountPoint().resolve("kafka")).launchWrapper(disk.launchWrapper()).heap("1g")
-                .serverProperty("num.network.threads", "1")
+                .serverProperty("num.network.threads", Integer.toString(o.networkThreads()))
                 .serverProperty("log.segment.bytes", Long.toString(o.segmentBytes()))
                 .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheus
                     + (o.agentOptions().isEmpty() ? "" : "," + o.agentOptions()))
