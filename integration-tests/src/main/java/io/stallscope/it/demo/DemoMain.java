@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
 @Command(name = "scripts/demo", sortOptions = false, usageHelpWidth = 110,
     description = {
         "A stall found and fixed: a local Kafka broker (child JVM on 127.0.0.1, jars from Maven Central)",
-        "with the Stallscope agent on a simulated slow disk; steady produce load, then a late consumer and a",
+        "with the Stallscope agent on a slow disk (real as root, else simulated); steady produce load, then a late consumer and a",
         "stream of segment rolls, with a live table of the agent's op latencies; the capture of the stall and",
         "the analyzer's report on it; the same load with the mitigations on; the two side by side.",
         "With --bootstrap it drives load at your own broker instead (and injects nothing there).", ""})
@@ -52,6 +52,11 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR",
         description = "where to write everything (default integration-tests/target/demo/<time>)")
     Path out;
+
+    @Option(names = "--disk", paramLabel = "auto|real|simulated", defaultValue = "auto",
+        description = "the local broker's slow disk: real (XFS on a loop device throttled by the kernel's block layer;"
+            + " needs root and xfsprogs), simulated (the LD_PRELOAD shim), or auto (default: real when it can be made)")
+    String disk;
 
     @Option(names = "--short", description = "shorter phases and a smaller backlog (the test's mode)")
     boolean shortPlan;
@@ -111,7 +116,7 @@ public final class DemoMain implements Callable<Integer> {
         };
         LiveView view = new LiveView(System.out, redraw, Duration.ofSeconds(5), columns);
         DemoRun run = new DemoRun(shortPlan ? DemoPlan.SHORT : DemoPlan.FULL, dir, view, agentJar.toAbsolutePath(),
-            new AnalyzerStep(analyzer.toAbsolutePath()));
+            new AnalyzerStep(analyzer.toAbsolutePath()), bootstrap == null ? DemoDiskKind.choose(disk) : null);
         try {
             return bootstrap != null
                 ? run.remote(bootstrap, URI.create(prometheus), pid)
@@ -124,6 +129,9 @@ public final class DemoMain implements Callable<Integer> {
     /** A one-line reason the options do not make sense, or null. */
     private String problem() {
         List<String> problems = new ArrayList<>();
+        if (!List.of("auto", "real", "simulated").contains(disk)) {
+            problems.add("--disk takes auto, real or simulated, not '" + disk + "'");
+        }
         if (!List.of("auto", "always", "never").contains(ansi)) {
             problems.add("--ansi takes auto, always or never, not '" + ansi + "'");
         }

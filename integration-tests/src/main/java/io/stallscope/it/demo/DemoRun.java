@@ -29,12 +29,14 @@ final class DemoRun {
     private final LiveView view;
     private final Path agentJar;
     private final AnalyzerStep analyzer;
+    private final DemoDiskKind.Choice disk;
     private final DemoTopics topics = new DemoTopics("");
     private final List<String> written = new ArrayList<>();
     private volatile DemoTarget current;
     private volatile boolean done;
 
-    DemoRun(DemoPlan plan, Path dir, LiveView view, Path agentJar, AnalyzerStep analyzer) {
+    DemoRun(DemoPlan plan, Path dir, LiveView view, Path agentJar, AnalyzerStep analyzer, DemoDiskKind.Choice disk) {
+        this.disk = disk;
         this.plan = plan;
         this.dir = dir;
         this.view = view;
@@ -46,7 +48,10 @@ final class DemoRun {
         long t0 = System.nanoTime();
         cleanUpOnExit(null);
         say("demo: everything goes to " + dir);
-        say("demo: " + SimulatedDisk.describe(topics));
+        if (!disk.note().isEmpty()) {
+            say("demo: " + disk.note());
+        }
+        say("demo: " + disk.kind().describe(topics));
         CaptureSupport capture = CaptureSupport.probe(javaBin(), agentJar);
         say("demo: capture: " + (capture.available()
             ? "the agent captures a recording when an op takes " + CaptureSupport.TRIGGER.toMillis() + " ms or more (profile=on)"
@@ -63,7 +68,7 @@ final class DemoRun {
             off = scenario.run(broker, "mitigations off", offDir.resolve("steady-producer.csv"), null);
             captures = capture.available()
                 ? CaptureSupport.awaitAnnounced(offCaptures, broker.broker().logFile(), Duration.ofSeconds(15)) : List.of();
-            say("demo: simulated disk during this run: " + broker.disk().summary());
+            say("demo: the disk during this run: " + broker.disk().summary());
             reportCaptures(capture, captures, broker.broker().logFile());
         }
 
@@ -79,7 +84,7 @@ final class DemoRun {
         try (LocalTarget broker = start(version, "mitigate=" + MITIGATIONS
             + (capture.available() ? "," + CaptureSupport.agentOptions(onCaptures) : ""), onDir)) {
             on = scenario.run(broker, "mitigations on", onDir.resolve("steady-producer.csv"), null);
-            say("demo: simulated disk during this run: " + broker.disk().summary());
+            say("demo: the disk during this run: " + broker.disk().summary());
             say("demo: what the mitigations did (agent counters): " + on.mitigations());
         }
 
@@ -150,7 +155,7 @@ final class DemoRun {
     }
 
     private LocalTarget start(KafkaVersion version, String agentExtra, Path runDir) {
-        LocalTarget broker = new LocalTarget(version, agentJar, agentExtra, topics, runDir);
+        LocalTarget broker = new LocalTarget(version, agentJar, agentExtra, topics, disk.kind(), runDir);
         current = broker;
         say("demo: starting Kafka " + version + " on 127.0.0.1 with the agent (" + broker.agentOptions() + ") ...");
         broker.start();
@@ -160,7 +165,9 @@ final class DemoRun {
         topics.create(broker.bootstrap());
         written.add("broker (log " + broker.broker().logFile().getFileName() + ", data, the agent's lines): "
             + broker.broker().workDir());
-        written.add("simulated disk's log of delayed calls: " + broker.disk().shim().log());
+        if (broker.disk().record() != null) {
+            written.add(broker.disk().record());
+        }
         return broker;
     }
 
@@ -248,7 +255,7 @@ final class DemoRun {
             "net sendfile p99: the agent's transfer_to on network threads; a network thread reading cold data stalls every response"
                 + " queued behind it (KAFKA-7504); prefetch warms the pages on a request handler first",
             "handler snapshot: the agent's snapshot_write/snapshot_flush on request handlers; " + snapshot,
-            "bucket bounds (<=) are the agent's histogram buckets; the disk is simulated (see above); one run each on a"
+            "bucket bounds (<=) are the agent's histogram buckets; the disk is described above; one run each on a"
                 + " shared machine, so expect noise");
     }
 

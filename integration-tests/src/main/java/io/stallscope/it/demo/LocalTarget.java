@@ -18,26 +18,33 @@ import java.util.stream.Stream;
 
 /**
  * The demo's own broker: Kafka from Maven Central jars in a child JVM on 127.0.0.1, the agent as an
- * operator deploys it ({@code -javaagent}), on the simulated slow disk. One network thread, so that the
+ * operator deploys it ({@code -javaagent}), on a slow disk (real or simulated: {@link DemoDiskKind}). One network thread, so that the
  * producer's and the late consumer's connections share it, as clients do on a busy broker.
  */
 final class LocalTarget implements DemoTarget {
     private final LocalKafkaBroker broker;
     private final MetricsEndpoint metrics;
-    private final SimulatedDisk disk;
+    private final DemoDisk disk;
     private final String agentOptions;
 
     /** @param agentExtra options after prometheus=..., e.g. "mitigate=roll-flush,prefetch" (may be empty) */
-    LocalTarget(KafkaVersion version, Path agentJar, String agentExtra, DemoTopics topics, Path dir) {
+    LocalTarget(KafkaVersion version, Path agentJar, String agentExtra, DemoTopics topics, DemoDiskKind diskKind, Path dir) {
         int port = FreePorts.next();
         this.agentOptions = "prometheus=127.0.0.1:" + port + ",slow.threshold=50ms"
             + (agentExtra.isEmpty() ? "" : "," + agentExtra);
-        this.disk = new SimulatedDisk(topics, dir.resolve("slowdisk.log"));
+        this.disk = diskKind.create(topics, dir);
         BrokerSpec.Builder spec = BrokerSpec.builder(version).name("demo").workDir(dir.resolve("broker"))
             .javaAgent(agentJar, agentOptions)
             .serverProperty("num.network.threads", "1");
-        disk.shim().applyTo(spec);
-        this.broker = new LocalKafkaBroker(spec.build());
+        disk.applyTo(spec);
+        LocalKafkaBroker made;
+        try {
+            made = new LocalKafkaBroker(spec.build());
+        } catch (RuntimeException e) {
+            disk.close();
+            throw e;
+        }
+        this.broker = made;
         this.metrics = new MetricsEndpoint(URI.create("http://127.0.0.1:" + port + "/metrics"));
     }
 
@@ -49,7 +56,7 @@ final class LocalTarget implements DemoTarget {
         return broker;
     }
 
-    SimulatedDisk disk() {
+    DemoDisk disk() {
         return disk;
     }
 
@@ -102,6 +109,10 @@ final class LocalTarget implements DemoTarget {
 
     @Override
     public void close() {
-        broker.close();
+        try {
+            broker.close();
+        } finally {
+            disk.close();
+        }
     }
 }

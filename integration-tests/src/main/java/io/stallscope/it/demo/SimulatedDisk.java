@@ -13,7 +13,7 @@ import java.util.Locale;
  * The slow disk the demo's broker runs on. There is no slow disk here: the LD_PRELOAD shim
  * (integration-tests/src/main/c/slowdisk.c) makes the real calls wait first, for the demo's topics only.
  */
-final class SimulatedDisk {
+final class SimulatedDisk implements DemoDisk {
     static final Duration FSYNC = Duration.ofMillis(100);
     static final Duration COLD_READ = Duration.ofMillis(5);
     static final Duration COLD_READ_PER_MIB = Duration.ofMillis(40);
@@ -26,8 +26,19 @@ final class SimulatedDisk {
             .slowColdReads("/" + topics.backlog + "-[0-9]+/[0-9]+\\.log$", COLD_READ, COLD_READ_PER_MIB);
     }
 
-    SlowDisk shim() {
-        return shim;
+    @Override
+    public void applyTo(io.stallscope.it.broker.BrokerSpec.Builder spec) {
+        shim.applyTo(spec);
+    }
+
+    @Override
+    public String record() {
+        return "simulated disk's log of delayed calls: " + shim.log();
+    }
+
+    @Override
+    public void close() {
+        // nothing made: the shim lives in the broker's process
     }
 
     /** What is simulated, for the screen. */
@@ -40,7 +51,8 @@ final class SimulatedDisk {
     }
 
     /** What the shim did, from its log: e.g. "62 fsyncs delayed 6.2 s in all; 260 cold reads delayed 11.3 s". */
-    String summary() {
+    @Override
+    public String summary() {
         try {
             List<ShimCall> calls = shim.calls();
             long fsyncs = calls.stream().filter(c -> c.call().contains("sync") && c.delayed()).count();
@@ -48,7 +60,7 @@ final class SimulatedDisk {
             long reads = calls.stream().filter(c -> !c.call().contains("sync") && c.delayed()).count();
             double readMs = calls.stream().filter(c -> !c.call().contains("sync")).mapToDouble(ShimCall::delayMs).sum();
             double coldMib = calls.stream().mapToLong(ShimCall::coldBytes).sum() / (double) (1 << 20);
-            return String.format(Locale.ROOT, "%d fsyncs delayed, %.1f s in all; %d cold reads (%.0f MiB) delayed, %.1f s in all",
+            return String.format(Locale.ROOT, "simulated disk: %d fsyncs delayed, %.1f s in all; %d cold reads (%.0f MiB) delayed, %.1f s in all",
                 fsyncs, fsyncMs / 1000, reads, coldMib, readMs / 1000);
         } catch (IOException e) {
             return "(cannot read the shim's log " + shim.log() + ": " + e.getMessage() + ")";

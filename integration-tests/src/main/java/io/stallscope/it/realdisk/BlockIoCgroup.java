@@ -69,6 +69,13 @@ public abstract class BlockIoCgroup {
         write(dir.resolve("cgroup.procs"), Long.toString(pid));
     }
 
+    /** What the processes in it moved through the throttle to one device, since the cgroup was made. */
+    public record IoStat(long readBytes, long writeBytes, long readOps, long writeOps) {
+    }
+
+    /** The I/O to the device {@code majMin} counted for this cgroup. */
+    public abstract IoStat stat(String majMin);
+
     /** The processes in it now. */
     public List<Long> pids() {
         List<Long> out = new ArrayList<>();
@@ -163,6 +170,30 @@ public abstract class BlockIoCgroup {
         public String describe() {
             return "cgroup v1 blkio " + dir;
         }
+
+        @Override
+        public IoStat stat(String majMin) {
+            long[] bytes = readWrite(dir.resolve("blkio.throttle.io_service_bytes"), majMin);
+            long[] ops = readWrite(dir.resolve("blkio.throttle.io_serviced"), majMin);
+            return new IoStat(bytes[0], bytes[1], ops[0], ops[1]);
+        }
+
+        /** The "MAJ:MIN Read N" and "MAJ:MIN Write N" lines of a v1 stat file. */
+        private static long[] readWrite(Path file, String majMin) {
+            long[] rw = new long[2];
+            try {
+                for (String line : Files.readAllLines(file)) {
+                    String[] f = line.split(" ");
+                    if (f.length == 3 && f[0].equals(majMin)) {
+                        if (f[1].equals("Read")) rw[0] = Long.parseLong(f[2]);
+                        if (f[1].equals("Write")) rw[1] = Long.parseLong(f[2]);
+                    }
+                }
+            } catch (IOException e) {
+                // no stats: zeros
+            }
+            return rw;
+        }
     }
 
     /** cgroup v2: one line in io.max, "MAJ:MIN rbps=N wbps=N riops=N wiops=N", "max" for no limit. */
@@ -202,6 +233,27 @@ public abstract class BlockIoCgroup {
         @Override
         public String describe() {
             return "cgroup v2 io " + dir;
+        }
+
+        @Override
+        public IoStat stat(String majMin) {
+            // "MAJ:MIN rbytes=N wbytes=N rios=N wios=N dbytes=N dios=N"
+            try {
+                for (String line : Files.readAllLines(dir.resolve("io.stat"))) {
+                    if (line.startsWith(majMin + " ")) {
+                        java.util.Map<String, Long> v = new java.util.HashMap<>();
+                        for (String kv : line.substring(majMin.length() + 1).split(" ")) {
+                            String[] p = kv.split("=");
+                            v.put(p[0], Long.parseLong(p[1]));
+                        }
+                        return new IoStat(v.getOrDefault("rbytes", 0L), v.getOrDefault("wbytes", 0L),
+                            v.getOrDefault("rios", 0L), v.getOrDefault("wios", 0L));
+                    }
+                }
+            } catch (IOException e) {
+                // no stats: zeros
+            }
+            return new IoStat(0, 0, 0, 0);
         }
     }
 }

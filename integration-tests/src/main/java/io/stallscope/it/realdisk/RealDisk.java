@@ -177,6 +177,11 @@ public final class RealDisk implements AutoCloseable {
         return cgroup;
     }
 
+    /** What the processes in the cgroup read and wrote on this disk's device so far. */
+    public BlockIoCgroup.IoStat ioStat() {
+        return cgroup.stat(majMin);
+    }
+
     /** Puts a running process (all its threads) into the throttled cgroup. */
     public void admit(long pid) {
         cgroup.admit(pid);

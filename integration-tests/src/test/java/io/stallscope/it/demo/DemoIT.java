@@ -6,7 +6,11 @@ import io.stallscope.it.broker.HarnessDirs;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import org.apache.kafka.clients.admin.Admin;
+import io.stallscope.it.realdisk.RealDisk;
+import io.stallscope.it.realdisk.RealDiskLeftovers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
@@ -20,9 +24,10 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * scripts/demo's story in its short mode, end to end on real Kafka 3.6.2 brokers with the agent, on
- * the simulated slow disk (the LD_PRELOAD shim: fsyncs of the orders partition +100 ms, cold reads of
- * the backlog +5 ms and +40 ms per MiB). Asserts on what it prints and writes, and that it leaves no
+ * scripts/demo's story in its short mode, end to end on real Kafka 3.6.2 brokers with the agent, on the real
+ * slow disk when the test runs as root (XFS on a loop device: writes at 20 IOPS, cold reads at 25 MiB/s) and
+ * on the simulated one (the LD_PRELOAD shim: fsyncs of the orders partition +100 ms, cold reads of the backlog
+ * +5 ms and +40 ms per MiB). Asserts on what it prints and writes, and that it leaves no
  * process behind, also when interrupted.
  */
 class DemoIT {
@@ -33,18 +38,29 @@ class DemoIT {
     private static final Pattern BEFORE_AFTER = Pattern.compile(
         "^\\| (mitigations o(?:ff|n)|your broker) +\\|(?: +[\\d.]+ ms \\|){4} +(?:[\\d.]+(?:us|ms|s)|none) \\| +(?:\\d+, (?:<=)?[\\d.]+(?:us|ms|s)|none) \\|$");
 
-    @Test
+    /**
+     * {@code auto}: the demo's default, a real disk as root (XFS on a loop device, throttled by the kernel;
+     * CI runs as root), else the simulated one; {@code simulated}: the shim, what a machine without root runs.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "simulated"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void showsTheStallTheCaptureAndTheMitigationsThenLeavesNothingRunning() throws Exception {
-        Path out = HarnessDirs.target().resolve("demo-it").resolve("full-" + System.currentTimeMillis());
+    void showsTheStallTheCaptureAndTheMitigationsThenLeavesNothingRunning(String disk) throws Exception {
+        Path out = HarnessDirs.target().resolve("demo-it").resolve("full-" + disk + "-" + System.currentTimeMillis());
+        boolean real = disk.equals("auto") && RealDisk.unavailableReason().isEmpty();
         String output;
-        try (DemoProcess demo = new DemoProcess(out, "--short", "--ansi", "never")) {
+        try (DemoProcess demo = new DemoProcess(out, "--short", "--ansi", "never", "--disk", disk)) {
             int exit = demo.waitFor(Duration.ofMinutes(3));
             output = demo.output();
             assertThat(exit).as(output).isZero();
             assertThat(demo.leftovers()).as("processes of the demo after it ended").isEmpty();
         }
-        assertThat(output).as("the simulated disk is said to be one").contains("simulated slow disk (LD_PRELOAD shim, not a real disk)");
+        if (real) {
+            assertThat(output).as("the real disk is said to be one").contains("real slow disk (root): XFS on a loop device")
+                .containsPattern("the disk during this run: real xfs on /dev/loop\\d+ .*the broker read \\d+ MiB");
+        } else {
+            assertThat(output).as("the simulated disk is said to be one").contains("simulated slow disk (LD_PRELOAD shim, not a real disk)");
+        }
         // the live table: rows with real numbers, the stall's ops among them
         List<String> rows = output.lines().filter(l -> ROW.matcher(l).matches()).toList();
         assertThat(rows).as(output).anyMatch(l -> l.startsWith("snapshot_write    request_handler"))
@@ -52,7 +68,8 @@ class DemoIT {
             .anyMatch(l -> l.startsWith("records_append    request_handler"));
         assertThat(rows.stream().map(ROW::matcher).filter(Matcher::matches).mapToLong(m -> Long.parseLong(m.group(3))).max()
             .orElse(0)).as("the most counted row").isGreaterThan(100);
-        // the snapshot fsync (100 ms, simulated) on a request handler is marked slow when the mitigations are off
+        // the snapshot fsync (100 ms simulated, or its own writes at 20 IOPS on the real disk) on a request handler
+        // is marked slow (50 ms) when the mitigations are off
         assertThat(output).containsPattern("(?m)^snapshot_write +request_handler +\\d+ .*  << slow$");
 
         // the capture and the analyzer, or the honest note that this agent has no capture yet
@@ -83,7 +100,11 @@ class DemoIT {
         // and where everything is
         assertThat(output).contains("all of it under " + out);
         assertThat(out.resolve("mitigations-off/broker/broker.log")).isRegularFile();
-        assertThat(out.resolve("mitigations-on/slowdisk.log")).isRegularFile();
+        if (real) {
+            assertThat(RealDiskLeftovers.under(out)).as("loop devices or mounts of the demo left").isEmpty();
+        } else {
+            assertThat(out.resolve("mitigations-on/slowdisk.log")).isRegularFile();
+        }
     }
 
     @Test
@@ -134,6 +155,7 @@ class DemoIT {
             assertThat(demo.output()).contains("demo: interrupted: stopping what it started")
                 .contains("demo: stopped; what it wrote so far is under " + out);
             assertThat(demo.leftovers()).as("processes of the demo after Ctrl-C").isEmpty();
+            assertThat(RealDiskLeftovers.under(out)).as("loop devices or mounts of the demo left after Ctrl-C").isEmpty();
         }
     }
 }

@@ -9,18 +9,18 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Headless Chromium without network (every host maps to nothing), for screenshots of local HTML files. */
-final class Chromium {
+public final class Chromium {
     private final Path binary;
 
     private Chromium(Path binary) {
         this.binary = binary;
     }
 
-    static Chromium require() {
+    public static Chromium require() {
         return new Chromium(ToolRequirement.require("chromium", "stallscope.chromium", "chromium"));
     }
 
-    void screenshot(String url, Path png, int width, int height) throws IOException, InterruptedException {
+    public void screenshot(String url, Path png, int width, int height) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory("stallscope-chromium-");
         List<String> cmd = new ArrayList<>(List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu",
             "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",

@@ -121,52 +121,63 @@ final class LineScenario {
                 Map<String, Object> config = KafkaClients.producerConfig(broker);
                 config.put(ProducerConfig.ACKS_CONFIG, "1");
                 config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+                Window w;
+                // the producer is closed (its last records acknowledged) before the broker stops
                 try (LatencyProducer steady = new LatencyProducer(config, TOPIC, o.rate())) {
-                    TimeUnit.SECONDS.sleep(o.settleSeconds()); // connection, metadata, first batches: not measured
-                    long before = System.nanoTime();
-                    Instant beforeAt = Instant.now();
-                    TimeUnit.SECONDS.sleep(o.beforeSeconds());
-                    long catchUp;
-                    Instant catchUpAt;
-                    long catchUpEnd;
-                    Instant catchUpEndAt;
-                    long consumed;
-                    PrometheusScrape atStart = PrometheusScrape.scrape(prometheus);
-                    Process capture = null;
-                    Path captureFile = dir.resolve("capture.jfr");
-                    try (CatchUpProcess consumer = CatchUpProcess.start(broker.bootstrapServers(), TOPIC, 19, dir.resolve("catch-up"))) {
-                        consumer.awaitPositioned(Duration.ofMinutes(2));
-                        catchUp = System.nanoTime();
-                        catchUpAt = Instant.now();
-                        if (o.capture()) {
-                            Files.deleteIfExists(captureFile);
-                            capture = new ProcessBuilder(KafkaJdks.defaultJdk().resolve("bin/java").toString(), "-jar",
-                                AgentJar.path().toString(), "capture", Long.toString(broker.pid()), "--duration", "20s",
-                                "--out", captureFile.toString()).redirectErrorStream(true)
-                                .redirectOutput(dir.resolve("capture.out").toFile()).start();
-                        }
-                        consumed = consumer.awaitDone(Duration.ofMinutes(10));
-                        catchUpEnd = System.nanoTime();
-                        catchUpEndAt = Instant.now();
-                    }
-                    PrometheusScrape atEnd = PrometheusScrape.scrape(prometheus);
-                    if (capture != null && (!capture.waitFor(2, TimeUnit.MINUTES) || capture.exitValue() != 0)) {
-                        throw new IllegalStateException("agent capture failed: " + Files.readString(dir.resolve("capture.out")));
-                    }
-                    broker.stop(); // the JVM writes its file-I/O recording as it exits
-                    List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/");
-                    r = new Result(o, disk.describe(), resident,
-                        steady.quantileMs(before, catchUp, 0.999), steady.quantileMs(catchUp, catchUpEnd, 0.999),
-                        SlowFileWrites.between(writes, beforeAt, catchUpAt),
-                        SlowFileWrites.between(writes, catchUpAt, catchUpEndAt),
-                        atEnd.quantileMsSince(atStart, "records_append", "request_handler", 0.999),
-                        atEnd.quantileMsSince(atStart, "transfer_to", "network", 0.99),
-                        (catchUpEnd - catchUp) / 1e9, consumed, o.capture() ? captureFile : null, dir);
+                    w = measure(o, broker, prometheus, steady, dir);
                 }
+                broker.stop(); // the JVM writes its file-I/O recording as it exits
+                List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/");
+                r = new Result(o, disk.describe(), resident, w.p999Before, w.p999During,
+                    SlowFileWrites.between(writes, w.beforeAt, w.catchUpAt),
+                    SlowFileWrites.between(writes, w.catchUpAt, w.catchUpEndAt),
+                    w.atEnd.quantileMsSince(w.atStart, "records_append", "request_handler", 0.999),
+                    w.atEnd.quantileMsSince(w.atStart, "transfer_to", "network", 0.99),
+                    w.catchUpSeconds, w.consumed, o.capture() ? dir.resolve("capture.jfr") : null, dir);
             }
             Files.writeString(dir.resolve("result.txt"), r.summary() + "\n");
             return r;
         }
+    }
+
+    /** The two windows of one run: the steady producer alone, then with the catch-up consumer. */
+    private record Window(double p999Before, double p999During, Instant beforeAt, Instant catchUpAt, Instant catchUpEndAt,
+                          PrometheusScrape atStart, PrometheusScrape atEnd, double catchUpSeconds, long consumed) {
+    }
+
+    private static Window measure(Options o, LocalKafkaBroker broker, int prometheus, LatencyProducer steady, Path dir)
+        throws Exception {
+        TimeUnit.SECONDS.sleep(o.settleSeconds()); // connection, metadata, first batches: not measured
+        long before = System.nanoTime();
+        Instant beforeAt = Instant.now();
+        TimeUnit.SECONDS.sleep(o.beforeSeconds());
+        PrometheusScrape atStart = PrometheusScrape.scrape(prometheus);
+        Process capture = null;
+        Path captureFile = dir.resolve("capture.jfr");
+        long catchUp;
+        Instant catchUpAt;
+        long consumed;
+        try (CatchUpProcess consumer = CatchUpProcess.start(broker.bootstrapServers(), TOPIC, 19, dir.resolve("catch-up"))) {
+            consumer.awaitPositioned(Duration.ofMinutes(2));
+            catchUp = System.nanoTime();
+            catchUpAt = Instant.now();
+            if (o.capture()) {
+                Files.deleteIfExists(captureFile);
+                capture = new ProcessBuilder(KafkaJdks.defaultJdk().resolve("bin/java").toString(), "-jar",
+                    AgentJar.path().toString(), "capture", Long.toString(broker.pid()), "--duration", "20s",
+                    "--out", captureFile.toString()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("capture.out").toFile()).start();
+            }
+            consumed = consumer.awaitDone(Duration.ofMinutes(10));
+        }
+        long catchUpEnd = System.nanoTime();
+        Instant catchUpEndAt = Instant.now();
+        PrometheusScrape atEnd = PrometheusScrape.scrape(prometheus);
+        if (capture != null && (!capture.waitFor(2, TimeUnit.MINUTES) || capture.exitValue() != 0)) {
+            throw new IllegalStateException("agent capture failed: " + Files.readString(dir.resolve("capture.out")));
+        }
+        return new Window(steady.quantileMs(before, catchUp, 0.999), steady.quantileMs(catchUp, catchUpEnd, 0.999),
+            beforeAt, catchUpAt, catchUpEndAt, atStart, atEnd, (catchUpEnd - catchUp) / 1e9, consumed);
     }
 
     private static List<Path> segments(Path partitionDir) throws Exception {

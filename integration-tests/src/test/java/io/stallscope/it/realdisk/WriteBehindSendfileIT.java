@@ -5,7 +5,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.stallscope.it.broker.HarnessDirs;
 import io.stallscope.it.examples.AnalyzerCli;
+import io.stallscope.it.examples.Chromium;
+
+import java.nio.file.Files;
+import java.util.Locale;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,6 +48,31 @@ class WriteBehindSendfileIT {
         assertThat(finding.path("fileSystem").asText()).isEqualTo("xfs");
         assertThat(finding.path("path").asText()).contains("/" + LineScenario.TOPIC + "-0/").endsWith(".log");
         assertThat(finding.toString()).contains("request-handler").contains("network-thread");
+        timelineScreenshot(r);
+    }
+
+    /**
+     * The HTML timeline of the XFS capture at the longest append on a request handler, in headless Chromium:
+     * target/docs-images/timeline-write-behind-sendfile.png (docs/seed-problems.md shows a copy).
+     */
+    private static void timelineScreenshot(LineScenario.Result r) throws Exception {
+        Path html = r.dir().resolve("timeline.html");
+        AnalyzerCli.report(List.of(r.capture().toString(), "--html", html.toString()), r.dir().resolve("report-html.txt"));
+        JsonNode longest = null;
+        for (JsonNode s : AnalyzerCli.json(r.dir().resolve("report.json")).path("spans")) {
+            if (s.path("op").asText().equals("records_append") && s.path("threadRole").asText().equals("request_handler")
+                && (longest == null || s.path("durationMs").asDouble() > longest.path("durationMs").asDouble())) {
+                longest = s;
+            }
+        }
+        assertThat(longest).as("a records_append span on a request handler in the capture").isNotNull();
+        double mid = longest.path("startMs").asDouble() + longest.path("durationMs").asDouble() / 2;
+        String url = html.toUri() + "#filter=" + "request-handler|network-thread".replace("|", "%7C")
+            + "&t=" + String.format(Locale.ROOT, "%.1f", mid);
+        Path png = HarnessDirs.target().resolve("docs-images").resolve("timeline-write-behind-sendfile.png");
+        Files.createDirectories(png.getParent());
+        Chromium.require().screenshot(url, png, 1400, 1100);
+        assertThat(Files.size(png)).as(png + " is a real picture").isGreaterThan(20_000);
     }
 
     @Test
