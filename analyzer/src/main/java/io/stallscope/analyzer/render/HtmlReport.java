@@ -97,7 +97,7 @@ public final class HtmlReport {
 
     /** A literal for a JavaScript regular expression (which has no \\Q...\\E). */
     private static String regexQuote(String s) {
-        return s.replaceAll("[.*+?^${}()|\\[\\]\\\\/-]", "\\\\$0");
+        return s.replaceAll("[.*+?^${}()|\\[\\]\\\\]", "\\\\$0");
     }
 
     /** JSON that cannot end the script element it sits in, nor start markup: {@code <>&} and line separators escaped. */
