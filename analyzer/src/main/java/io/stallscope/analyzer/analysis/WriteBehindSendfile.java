@@ -78,6 +78,8 @@ final class WriteBehindSendfile {
             readsByThread.computeIfAbsent(r.thread, k -> new ArrayList<>()).add(r);
             readsByPath.computeIfAbsent(key(rec.threads.get(r.thread).file(), r.path), k -> new ArrayList<>()).add(r);
         }
+        Map<Integer, Busy> busy = new HashMap<>();
+        readsByThread.forEach((t, reads) -> busy.put(t, new Busy(reads)));
         // Per file: each stalled append with the read it overlapped most.
         Map<String, List<Pair>> byFile = new LinkedHashMap<>();
         for (Write w : writes()) {
@@ -92,7 +94,7 @@ final class WriteBehindSendfile {
                 long overlap = Math.min(w.end, r.end) - Math.max(w.start, r.start);
                 if (overlap >= MIN_OVERLAP_NANOS && (best == null || overlap > best.overlap)) best = new Pair(w, r, overlap, unknown ? null : dir);
             }
-            if (best == null) best = sampledSendfile(w, readsByThread, unknown ? null : dir);
+            if (best == null) best = sampledSendfile(w, busy, unknown ? null : dir);
             if (best != null) byFile.computeIfAbsent(key(w.file, w.path), k -> new ArrayList<>()).add(best);
         }
         List<List<Pair>> files = new ArrayList<>(byFile.values());
@@ -110,6 +112,46 @@ final class WriteBehindSendfile {
             found.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details()));
         }
         out.addAll(found);
+    }
+
+    /**
+     * A thread's recorded reads, for "did any overlap [from, to]" in O(log n): a network thread can have a span for
+     * every send over jfr.threshold, and the question is asked for every stalled write.
+     */
+    static final class Busy {
+        private final long[] starts;
+        /** The latest end among the reads up to each index (by start). */
+        private final long[] maxEnd;
+
+        Busy(List<Read> reads) {
+            List<Read> sorted = new ArrayList<>(reads);
+            sorted.sort(Comparator.comparingLong(Read::start));
+            starts = new long[sorted.size()];
+            maxEnd = new long[sorted.size()];
+            long m = Long.MIN_VALUE;
+            for (int i = 0; i < starts.length; i++) {
+                starts[i] = sorted.get(i).start;
+                m = Math.max(m, sorted.get(i).end);
+                maxEnd[i] = m;
+            }
+        }
+
+        boolean overlaps(long from, long to) {
+            // the last read starting at or before `to`; some read up to it must end at or after `from`
+            int lo = 0;
+            int hi = starts.length - 1;
+            int last = -1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (starts[mid] <= to) {
+                    last = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            return last >= 0 && maxEnd[last] >= from;
+        }
     }
 
     private static long total(List<Pair> pairs) {
@@ -184,14 +226,14 @@ final class WriteBehindSendfile {
      * recorded read names its file; if that were F the path rule had paired it). Sendfile is told by the syscall and
      * the channel class (StackClassifier), never by a method name containing "transferTo".
      */
-    private Pair sampledSendfile(Write w, Map<Integer, List<Read>> readsByThread, LogDir dir) {
+    private Pair sampledSendfile(Write w, Map<Integer, Busy> busy, LogDir dir) {
         long interval = Math.max(1, a.intervals()[w.file]);
         Read best = null;
         for (var t : rec.threads) {
             int id = t.id();
             if (id == w.thread || t.file() != w.file || tool(id)) continue;
-            boolean recorded = readsByThread.getOrDefault(id, List.of()).stream().anyMatch(r -> r.start <= w.end && w.start <= r.end);
-            if (recorded) continue;
+            Busy recorded = busy.get(id);
+            if (recorded != null && recorded.overlaps(w.start, w.end)) continue;
             int n = 0;
             long first = 0;
             long last = 0;

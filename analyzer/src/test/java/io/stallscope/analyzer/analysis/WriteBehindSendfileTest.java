@@ -122,4 +122,19 @@ class WriteBehindSendfileTest {
         assertThat(f).singleElement().satisfies(x -> assertThat(x.details()).containsEntry("appends", 1)
                 .containsEntry("writerOp", "records_append").containsEntry("overlapMs", 100.0));
     }
+
+    @Test
+    void aThreadsRecordedReadsAnswerWhetherAnyOverlapsAWindow() {
+        java.util.function.BiFunction<Long, Long, WriteBehindSendfile.Read> r =
+                (from, to) -> new WriteBehindSendfile.Read(1, "/p", from, to, "transfer_to", "span", 0, 0);
+        // a long read early, short ones later, out of order
+        WriteBehindSendfile.Busy busy = new WriteBehindSendfile.Busy(List.of(r.apply(500L, 510L), r.apply(0L, 300L), r.apply(400L, 410L)));
+        assertThat(busy.overlaps(100, 120)).as("inside the long read").isTrue();
+        assertThat(busy.overlaps(300, 350)).as("touching its end").isTrue();
+        assertThat(busy.overlaps(301, 399)).as("between reads").isFalse();
+        assertThat(busy.overlaps(350, 400)).isTrue();
+        assertThat(busy.overlaps(511, 900)).isFalse();
+        assertThat(busy.overlaps(-50, -1)).isFalse();
+        assertThat(new WriteBehindSendfile.Busy(List.of()).overlaps(0, 1000)).isFalse();
+    }
 }
