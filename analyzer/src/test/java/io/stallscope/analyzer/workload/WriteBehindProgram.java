@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@code lambda$transferToBgThread$N}, which computes and makes no system call;</li>
  * <li>{@code samples}: xfs, a 300 ms append to orders-8 while a network thread sends orders-8 with no event for it
  * (as the JDK records none for sendfile): only wall samples show it;</li>
- * <li>{@code unknown}: a log dir with no LogDir event; a 60 ms append (orders-9) and a 150 ms one (orders-10), each
+ * <li>{@code unknown}: a log dir with no LogDir event; a 40 ms append (orders-9) and a 150 ms one (orders-10), each
  * under a transfer_to of its file;</li>
  * <li>{@code jdk-write}: xfs, a handler's write(2) known only from the JDK's jdk.FileWrite event (no RecordsAppend),
  * made to last ~200 ms by writing 1 MiB into a FIFO named like orders-11's segment that a network thread drains
@@ -78,7 +78,7 @@ public final class WriteBehindProgram {
         scenario("other-file", segment(xfs, 5), segment(xfs, 6), 3, 400, 100, 150, true);
         trap(segment(xfs, 7), 4);
         scenario("samples", segment(xfs, 8), segment(xfs, 8), 5, 500, 100, 300, false);
-        scenario("unknown-short", segment(plain, 9), segment(plain, 9), 6, 300, 100, 60, true);
+        scenario("unknown-short", segment(plain, 9), segment(plain, 9), 6, 300, 100, 40, true);
         scenario("unknown-long", segment(plain, 10), segment(plain, 10), 7, 400, 100, 150, true);
         jdkWrite(xfs, 8);
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(truth))) {
