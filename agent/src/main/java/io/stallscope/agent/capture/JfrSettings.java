@@ -1,6 +1,7 @@
 package io.stallscope.agent.capture;
 
 import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.logdir.LogDirEvent;
 import io.stallscope.agent.report.jfr.OpEvents;
 
 import java.util.LinkedHashMap;
@@ -27,6 +28,9 @@ final class JfrSettings {
             s.put(name + "#threshold", "0 ms"); // the agent applies jfr.threshold itself
             s.put(name + "#stackTrace", "false");
         }
+        // every chunk names the log dirs' file systems: a capture cut from any chunks still carries them
+        s.put(LogDirEvent.NAME + "#enabled", "true");
+        s.put(LogDirEvent.NAME + "#period", "everyChunk");
         for (String event : new String[] {"jdk.JavaMonitorEnter", "jdk.ThreadPark"}) {
             s.put(event + "#enabled", "true");
             s.put(event + "#threshold", WAIT_THRESHOLD);

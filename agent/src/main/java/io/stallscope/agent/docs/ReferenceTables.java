@@ -32,7 +32,10 @@ public final class ReferenceTables {
         new String[] {"stallscope_advice_errors_total", "counter", "op",
             "exceptions inside the agent's own advice, suppressed"},
         new String[] {"stallscope_captures_total", "counter", "result",
-            "with `profile=on` only: stalls that triggered a capture, by result written, cooldown, cap or error"});
+            "with `profile=on` only: stalls that triggered a capture, by result written, cooldown, cap or error"},
+        new String[] {"stallscope_log_dir_info", "gauge, always 1", "log_dir, fs_type, device",
+            "a log dir and the file system it is on (from `/proc/self/mountinfo`): those of the broker's command line "
+                + "at start, others when an op first touches them"});
 
     private ReferenceTables() {
     }
@@ -76,9 +79,12 @@ public final class ReferenceTables {
             sb.append("| `").append(row[0]).append("` | ").append(row[1]).append(" | ").append(row[2]).append(" | ")
                 .append(row[3]).append(" |\n");
         }
-        sb.append("\nJMX: `io.stallscope:type=OpStats,op=OP,role=ROLE` with Count, TotalSeconds, MeanSeconds, MaxSeconds, P99Seconds. ")
+        sb.append("\nJMX: `io.stallscope:type=OpStats,op=OP,role=ROLE` with Count, TotalSeconds, MeanSeconds, MaxSeconds, P99Seconds; ")
+            .append("`io.stallscope:type=LogDir,name=\"DIR\"` with LogDir, FileSystem, Device, MountPoint. ")
             .append("JFR: one event type per op, `stallscope.` + the op in CamelCase (e.g. `stallscope.RecordsAppend`), ")
-            .append("with fields op, opDuration, threadRole, topic, partition, bytes, path, failed.\n");
+            .append("with fields op, opDuration, threadRole, topic, partition, bytes, path, failed; and `stallscope.LogDir` ")
+            .append("(fields logDir, fileSystem, device, mountPoint) for every known log dir at each chunk of a recording ")
+            .append("(period everyChunk) and once when a log dir is first learned.\n");
         sb.append("\n").append(END).append("\n");
         return sb.toString();
     }

@@ -6,6 +6,7 @@ import io.stallscope.agent.bootstrap.ThreadState;
 import io.stallscope.agent.capture.CaptureSettings;
 import io.stallscope.agent.capture.StallListener;
 import io.stallscope.agent.config.AgentOptions;
+import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.model.LogPaths;
 import io.stallscope.agent.model.SubjectPaths;
 import io.stallscope.agent.model.ThreadRole;
@@ -31,6 +32,7 @@ public final class OpRecorder implements OpSink {
     private final NoopFlushDetector noopFlushes = new NoopFlushDetector();
     private final BrokerLog log;
     private volatile boolean adviceFailureLogged;
+    private volatile KnownLogDirs logDirs;
 
     public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr) {
         this(metrics, roles, options, log, jfr, null, null);
@@ -63,10 +65,17 @@ public final class OpRecorder implements OpSink {
         if (op == Op.SEGMENT_FLUSH && thrown == null && noopFlushes.isNoop(subject)) {
             metrics.noopFlush(role);
         }
+        KnownLogDirs dirs = logDirs;
         if (durationNanos < detailThreshold && !metrics.topicLabels()) {
+            if (dirs != null && dirs.wantsPath(startNanos)) {
+                dirs.seen(SubjectPaths.pathOf(subject));
+            }
             return;
         }
         String path = SubjectPaths.pathOf(subject);
+        if (dirs != null) {
+            dirs.seen(path);
+        }
         TopicPartition tp = LogPaths.topicPartition(path);
         if (metrics.topicLabels()) {
             metrics.recordTopic(op, role, tp, durationNanos);
@@ -81,6 +90,11 @@ public final class OpRecorder implements OpSink {
         if (durationNanos >= captureThreshold[op]) {
             stalls.stalled(op, durationNanos, threadName, tp);
         }
+    }
+
+    /** Learn log dirs from the paths of ops: those this recorder resolves anyway, and one a second besides. */
+    public void learnLogDirs(KnownLogDirs dirs) {
+        this.logDirs = dirs;
     }
 
     private int roleOf(ThreadState state, String threadName) {

@@ -12,6 +12,7 @@ import io.stallscope.agent.instrument.Instrumenter;
 import io.stallscope.agent.instrument.PlanResolver;
 import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
+import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.mitigate.MitigationMetrics;
 import io.stallscope.agent.mitigate.Mitigations;
 import io.stallscope.agent.model.ThreadRoles;
@@ -39,6 +40,7 @@ final class RunningAgent {
     private final JmxExporter jmx;
     private final BrokerLog log;
     private final String startupLine;
+    private KnownLogDirs logDirs;
 
     private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
                          BrokerLog log, String startupLine, StallCapture capture) {
@@ -91,7 +93,12 @@ final class RunningAgent {
                 captureSettings = null;
             }
         }
-        Hooks.install(new OpRecorder(metrics, roles, options, log, jfr, capture, captureSettings));
+        OpRecorder recorder = new OpRecorder(metrics, roles, options, log, jfr, capture, captureSettings);
+        KnownLogDirs logDirs = LogDirReporting.start(registry, options, jfr, log, problems);
+        if (logDirs != null) {
+            recorder.learnLogDirs(logDirs);
+        }
+        Hooks.install(recorder);
         Instrumenter instrumenter = new Instrumenter(inst, log);
         instrumenter.install(plans);
         Mitigations mitigations = Mitigations.install(options, inst, TypePool.Default.ofSystemLoader(),
@@ -124,9 +131,17 @@ final class RunningAgent {
         services.add("controller listeners " + roles.controllerListeners());
         services.add(mitigations.summary());
         services.add(capture == null ? "profile off" : capture.summary());
+        if (logDirs != null) {
+            services.add(logDirs.describe());
+        }
         String line = StartupReport.line("active (" + how + ")", plans, services, problems);
         log.info(line);
-        return new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
+        if (logDirs != null) {
+            logDirs.announceNewOnes();
+        }
+        RunningAgent agent = new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
+        agent.logDirs = logDirs;
+        return agent;
     }
 
     private static String millis(long nanos) {
@@ -154,6 +169,9 @@ final class RunningAgent {
         Hooks.install(null);
         if (capture != null) {
             capture.stop();
+        }
+        if (logDirs != null) {
+            logDirs.close();
         }
         int restored = instrumenter.transformed().size();
         boolean reset = instrumenter.reset();

@@ -73,6 +73,8 @@ class AgentInProcessTest {
             .contains("transfer_to=sun.nio.ch.FileChannelImpl.transferTo(JJLjava/nio/channels/WritableByteChannel;)J")
             .contains("tls_transfer=org.apache.kafka.common.network.SslTransportLayer.transferFrom(")
             // no broker classes in a kafka-clients-only JVM: skipped, with the reason
+            // the test JVM's command line names no server.properties
+            .contains("log dirs: not known yet (learned from the first op)")
             .contains("segment_flush (no class of [kafka.log.LogSegment, "
                 + "org.apache.kafka.storage.internals.log.LogSegment] on the class path)")
             .doesNotContain("\n");
@@ -154,6 +156,34 @@ class AgentInProcessTest {
 
     @Test
     @Order(3)
+    void theLogDirOfTheOpsIsLearnedWithItsFileSystemAsMetricMBeanAndEveryChunksEvent() throws Exception {
+        // test 2's appends went to DIR/orders-7/...: DIR is the log dir, on the mount that holds it
+        String logDir = dir.toAbsolutePath().normalize().toString();
+        io.stallscope.agent.logdir.Mount mount = io.stallscope.agent.logdir.MountTable.read()
+            .mountOf(dir.toRealPath().toString());
+        Path jfr = dir.resolve("logdir.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("stallscope.LogDir").with("period", "everyChunk");
+            recording.start();
+            recording.stop();
+            recording.dump(jfr);
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr).stream()
+            .filter(e -> e.getEventType().getName().equals("stallscope.LogDir")
+                && logDir.equals(e.getString("logDir"))).collect(Collectors.toList());
+        assertThat(events).as("a stallscope.LogDir event at the chunk's start or end").isNotEmpty();
+        assertThat(events.get(0).getString("fileSystem")).isEqualTo(mount.fsType());
+        assertThat(events.get(0).getString("device")).isEqualTo(mount.source());
+        assertThat(events.get(0).getString("mountPoint")).isEqualTo(mount.mountPoint());
+
+        assertThat(scrape()).contains("stallscope_log_dir_info{device=\"" + mount.source() + "\",fs_type=\""
+            + mount.fsType() + "\",log_dir=\"" + logDir + "\"} 1");
+        ObjectName mbean = new ObjectName("io.stallscope:type=LogDir,name=" + ObjectName.quote(logDir));
+        assertThat(ManagementFactory.getPlatformMBeanServer().getAttribute(mbean, "FileSystem")).isEqualTo(mount.fsType());
+    }
+
+    @Test
+    @Order(4)
     void aFailingSinkNeverReachesTheCallerAndIsCounted() throws Exception {
         long before = adviceErrors();
         SinkSwap.withFailingSink(() -> {
@@ -168,14 +198,14 @@ class AgentInProcessTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void secondAttachChangesNothingAndSaysSo() {
         AgentRuntime.start("prometheus=9999,activate.main=.*", inst, "attach");
         assertThat(System.getProperty(AgentRuntime.STATUS_PROPERTY)).startsWith("unchanged: already active");
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void detachRestoresTheCodeAndStopsServing() throws Exception {
         AgentRuntime.detach();
         assertThat(System.getProperty(AgentRuntime.STATUS_PROPERTY)).startsWith("detached: detached: restored");

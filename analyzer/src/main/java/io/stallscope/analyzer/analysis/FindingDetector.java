@@ -32,6 +32,7 @@ final class FindingDetector {
     List<Finding> detect() {
         List<Finding> out = new ArrayList<>();
         new SpanFindings(a, stalls).add(out);
+        new WriteBehindSendfile(a).add(out);
         holdersInFileIo(out);
         threadActivity(out);
         ranking(out);

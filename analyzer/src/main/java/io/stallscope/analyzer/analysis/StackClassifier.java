@@ -158,6 +158,23 @@ public final class StackClassifier {
                 || name.startsWith("sun.nio.ch.DatagramDispatcher") || name.startsWith("sun.nio.ch.Net.");
     }
 
+    /** The JDK's file channel classes whose transferTo/transferFrom methods make the sendfile (or copy) call. */
+    private static final java.util.Set<String> SENDFILE_CLASSES = java.util.Set.of("sun.nio.ch.FileChannelImpl",
+            "sun.nio.ch.FileDispatcherImpl", "sun.nio.ch.UnixFileDispatcherImpl");
+
+    /**
+     * A frame of the JDK's transferTo/transferFrom path, by class and method: a method name merely containing
+     * "transferTo" (a program's {@code lambda$transferToBgThread$1}, Kafka's own transferFrom wrappers above the
+     * JDK's call) is no sendfile.
+     */
+    static boolean sendfileFrame(String name) {
+        int dot = name.lastIndexOf('.');
+        if (dot <= 0) return false;
+        String method = name.substring(dot + 1);
+        return (method.startsWith("transferTo") || method.startsWith("transferFrom"))
+                && SENDFILE_CLASSES.contains(name.substring(0, dot));
+    }
+
     /** Maps one frame to a system call; first match from the top wins (the most specific one). */
     static IoOp ioOf(String name, boolean java) {
         if (java) {
@@ -165,7 +182,7 @@ public final class StackClassifier {
                     || name.startsWith("java.net.Socket") || notAFile(name)) {
                 return IoOp.SOCKET;
             }
-            if (name.contains("transferTo") || name.contains("transferFrom")) return IoOp.SENDFILE;
+            if (sendfileFrame(name)) return IoOp.SENDFILE;
             if (name.endsWith(".force0") || name.equals("java.io.FileDescriptor.sync")
                     || name.equals("java.io.FileDescriptor.sync0") || name.endsWith("FileChannelImpl.force")) {
                 return IoOp.FSYNC;

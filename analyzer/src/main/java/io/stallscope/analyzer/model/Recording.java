@@ -15,6 +15,8 @@ public final class Recording {
     public final List<LockEvent> locks = new ArrayList<>();
     public final List<IoEvent> io = new ArrayList<>();
     public final List<Span> spans = new ArrayList<>();
+    /** The agent's stallscope.LogDir events: which file system each broker's log dirs are on. */
+    public final List<LogDir> logDirs = new ArrayList<>();
     private final Map<ThreadKey, Integer> threadKeys = new HashMap<>();
 
     /**

@@ -2,6 +2,7 @@ package io.stallscope.analyzer.read;
 
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.LockEvent;
+import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.model.SourceFile;
@@ -45,6 +46,9 @@ final class ChunkMerge {
         for (Span s : chunk.spans) {
             rec.spans.add(new Span(s.type(), s.start(), s.end(), thread(threads, s.thread()), s.op(), s.threadRole(), s.topic(),
                     s.partition(), s.bytes(), s.path(), s.failed()));
+        }
+        for (LogDir d : chunk.logDirs) {
+            rec.logDirs.add(new LogDir(file.index, d.logDir(), d.fileSystem(), d.device(), d.mountPoint()));
         }
         file.chunks += chunkFile.chunks;
         file.startNanos = Math.min(file.startNanos, chunkFile.startNanos);

@@ -2,6 +2,7 @@ package io.stallscope.analyzer.read;
 
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.LockEvent;
+import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.model.SourceFile;
@@ -217,7 +218,7 @@ final class ChunkReader {
 
     // ---- events ----
 
-    private enum Role { SAMPLE, MONITOR, PARK, IO, SPAN, SETTING }
+    private enum Role { SAMPLE, MONITOR, PARK, IO, SPAN, LOG_DIR, SETTING }
 
     private static final byte F_START = 1, F_THREAD = 2, F_STACK = 3, F_STATE = 4, F_SAMPLES = 5;
     private static final int THREAD_CACHE = 1024;
@@ -232,6 +233,7 @@ final class ChunkReader {
         final int fStart, fDuration, fThread, fStack, fState, fSamples;
         final int fClass, fOwner, fAddress, fTarget, fBytes, fName, fValue;
         final int fOp, fRole, fTopic, fPartition, fOpDuration, fPath, fFailed;
+        final int fLogDir, fFileSystem, fDevice, fMountPoint;
         final boolean nativeSample;
         /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
         final boolean allVarint;
@@ -267,6 +269,10 @@ final class ChunkReader {
             fOpDuration = t.field("opDuration");
             fPath = path;
             fFailed = t.field("failed");
+            fLogDir = t.field("logDir");
+            fFileSystem = t.field("fileSystem");
+            fDevice = t.field("device");
+            fMountPoint = t.field("mountPoint");
             nativeSample = t.name.equals("jdk.NativeMethodSample");
             boolean v = true;
             for (JfrType.JfrField f : t.fields) {
@@ -307,6 +313,9 @@ final class ChunkReader {
                 return new Plan(t, Role.IO);
             case "jdk.ActiveSetting":
                 return new Plan(t, Role.SETTING);
+            case LogDir.EVENT:
+                // a fact about the broker, not an op: no span
+                return new Plan(t, Role.LOG_DIR);
             default:
                 return t.name.startsWith("stallscope.") ? new Plan(t, Role.SPAN) : null;
         }
@@ -517,6 +526,14 @@ final class ChunkReader {
                         strField(p, p.fRole), strField(p, p.fTopic),
                         p.fPartition >= 0 ? (int) p.vals[p.fPartition] : -1, p.fBytes >= 0 ? p.vals[p.fBytes] : -1,
                         strField(p, p.fPath), p.fFailed >= 0 && p.vals[p.fFailed] != 0));
+                return;
+            }
+            case LOG_DIR: {
+                String dir = strField(p, p.fLogDir);
+                if (dir != null && !dir.isEmpty()) {
+                    rec.logDirs.add(new LogDir(file.index, dir, strField(p, p.fFileSystem), strField(p, p.fDevice),
+                            strField(p, p.fMountPoint)));
+                }
                 return;
             }
             case SETTING: {

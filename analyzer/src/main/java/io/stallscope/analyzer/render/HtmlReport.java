@@ -61,7 +61,8 @@ public final class HtmlReport {
         h.append(esc(String.join(", ", files))).append(String.format(Locale.ROOT, " &middot; %.1f s", (rec.endNanos() - rec.startNanos()) / 1e9));
         h.append("</div></header>\n<section class=\"findings\"><h2>Findings</h2><ol id=\"findings\">\n");
         for (Finding f : JsonReport.top(a.findings(), a.options().top())) {
-            h.append("<li><span class=\"kind\">").append(esc(f.kind())).append("</span> ").append(esc(f.summary())).append("</li>\n");
+            h.append("<li><span class=\"kind\">").append(esc(f.kind())).append("</span> ").append(esc(f.summary()));
+            h.append(momentLink(f)).append("</li>\n");
         }
         if (a.findings().isEmpty()) h.append("<li>No lock contention or storage stall found.</li>\n");
         h.append("</ol></section>\n");
@@ -77,6 +78,26 @@ public final class HtmlReport {
         h.append("<script type=\"application/json\" id=\"stallscope-data\">").append(scriptSafe(MAPPER.writeValueAsString(data(a))))
                 .append("</script>\n<script>\n").append(resource("report.js")).append("</script>\n</body></html>\n");
         return h.toString();
+    }
+
+    /**
+     * For a finding about two threads at one moment (write-behind-sendfile): a link that filters the lanes to both
+     * threads and selects the moment, as {@code #filter=REGEX&t=MS} does on load.
+     */
+    static String momentLink(Finding f) {
+        Object at = f.details().get("overlapStartMs");
+        Object writer = f.details().get("writerThread");
+        Object reader = f.details().get("readerThread");
+        if (!(at instanceof Number) || writer == null || reader == null) return "";
+        String filter = "^(" + regexQuote(writer.toString()) + "|" + regexQuote(reader.toString()) + ")$";
+        String href = "#filter=" + java.net.URLEncoder.encode(filter, StandardCharsets.UTF_8).replace("+", "%20")
+                + "&t=" + String.format(Locale.ROOT, "%.2f", ((Number) at).doubleValue());
+        return " <a class=\"moment\" href=\"" + esc(href) + "\">show on the timeline</a>";
+    }
+
+    /** A literal for a JavaScript regular expression (which has no \\Q...\\E). */
+    private static String regexQuote(String s) {
+        return s.replaceAll("[.*+?^${}()|\\[\\]\\\\]", "\\\\$0");
     }
 
     /** JSON that cannot end the script element it sits in, nor start markup: {@code <>&} and line separators escaped. */

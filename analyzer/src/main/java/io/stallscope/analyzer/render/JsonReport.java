@@ -122,6 +122,8 @@ public final class JsonReport {
             n.putPOJO("threads", f.threads());
             n.putPOJO("evidence", f.evidence());
             n.put("weightMs", Fmt.ms(f.weightNanos()));
+            // kind-specific facts (write-behind-sendfile: writerThread, readerThread, path, overlapMs, fileSystem...)
+            f.details().forEach(n::putPOJO);
         }
 
         ArrayNode spans = root.putArray("spans");

@@ -315,12 +315,17 @@
   buildLegend();
   applyFilter('');
   // Self-test and deep links: #filter=REGEX&t=MS selects a moment as a click would (used by the browser test).
-  var hash = {};
-  location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
-    var i = kv.indexOf('=');
-    if (i > 0) hash[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
-  });
-  if (hash.filter) { document.getElementById('filter').value = hash.filter; applyFilter(hash.filter); }
-  if (hash.t !== undefined) select(parseFloat(hash.t));
+  // A finding's "show on the timeline" link sets the same hash after load.
+  function followHash() {
+    var hash = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+      var i = kv.indexOf('=');
+      if (i > 0) hash[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
+    });
+    if (hash.filter) { document.getElementById('filter').value = hash.filter; applyFilter(hash.filter); }
+    if (hash.t !== undefined) select(parseFloat(hash.t));
+  }
+  followHash();
+  window.addEventListener('hashchange', followHash);
   document.body.setAttribute('data-ready', 'true');
 })();

@@ -49,4 +49,19 @@ class StackClassifierTest {
         assertThat(io("__GI_pread64", "Java_sun_nio_ch_FileDispatcherImpl_pread0", "sun.nio.ch.FileDispatcherImpl.pread0",
                 "sun.nio.ch.FileChannelImpl.read")).isEqualTo(IoOp.FILE_READ);
     }
+
+    @Test
+    void aMethodNamedLikeTransferToIsNoSendfile() {
+        // a program's own lambda, sampled computing: no system call at all
+        assertThat(io("io.stallscope.analyzer.workload.WriteBehindProgram.lambda$transferToBgThread$1",
+                "java.lang.Thread.run")).isEqualTo(IoOp.NONE);
+        assertThat(io("java.lang.Thread.sleep", "com.example.Copier.transferToBackup", "java.lang.Thread.run")).isEqualTo(IoOp.NONE);
+        // Kafka's wrapper is not the call; the JDK's frames above it are
+        assertThat(io("org.apache.kafka.common.network.PlaintextTransportLayer.transferFrom")).isEqualTo(IoOp.NONE);
+        assertThat(io("sun.nio.ch.FileChannelImpl.transferToDirectlyInternal", "sun.nio.ch.FileChannelImpl.transferToDirectly",
+                "sun.nio.ch.FileChannelImpl.transferTo", "org.apache.kafka.common.network.PlaintextTransportLayer.transferFrom"))
+                .isEqualTo(IoOp.SENDFILE);
+        assertThat(io("sun.nio.ch.FileDispatcherImpl.transferTo0", "sun.nio.ch.FileChannelImpl.transferToDirectlyInternal"))
+                .isEqualTo(IoOp.SENDFILE);
+    }
 }

@@ -101,6 +101,21 @@ public final class Recorder {
         return jfr;
     }
 
+    /**
+     * {@link WriteBehindProgram} (appends and reads of one segment file at once, log dirs labelled xfs and ext4) under
+     * async-profiler's jfrsync: the agent-shaped events in the JDK chunk, wall samples every 10 ms in the other.
+     */
+    public static synchronized Path writeBehind() throws Exception {
+        Path cached = RECORDED.get("write-behind");
+        if (cached != null) return cached;
+        Path jfr = workDir().resolve("write-behind.jfr");
+        Path settings = Paths.get(Recorder.class.getClassLoader().getResource("contention.jfc").toURI());
+        run(List.of("-agentpath:" + asyncProfilerLibrary() + "=start,event=wall,interval=10ms,jfrsync=" + settings + ",file=" + jfr),
+                WriteBehindProgram.class, List.of(), jfr);
+        RECORDED.put("write-behind", jfr);
+        return jfr;
+    }
+
     private static void run(List<String> jvmArgs, String mode, Path jfr) throws Exception {
         run(jvmArgs, ContentionProgram.class, List.of(mode), jfr);
     }
@@ -127,9 +142,11 @@ public final class Recorder {
         if (p.exitValue() != 0 || !Files.exists(jfr)) {
             throw new IllegalStateException("recording failed (exit " + p.exitValue() + "): " + Files.readString(log));
         }
-        // The log file the program appends to is big and of no further use.
-        try (var files = Files.list(work)) {
-            for (Path f : files.toList()) Files.deleteIfExists(f);
+        // The files the program wrote are big and of no further use (WriteBehindProgram's are in directories).
+        try (var files = Files.walk(work)) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                if (!f.equals(work)) Files.deleteIfExists(f);
+            }
         }
     }
 
