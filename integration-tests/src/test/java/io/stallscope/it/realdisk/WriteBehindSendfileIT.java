@@ -92,7 +92,7 @@ class WriteBehindSendfileIT {
     /** The analyzer's write-behind-sendfile findings on the run's agent capture (its JSON report). */
     private static List<JsonNode> findings(LineScenario.Result r, String label) throws Exception {
         Path json = r.dir().resolve("report.json");
-        AnalyzerCli.report(List.of(r.capture().toString(), "--json", json.toString()), r.dir().resolve("report.txt"));
+        AnalyzerCli.report(List.of(r.capture().toString(), "--json", json.toString(), "--top", "50"), r.dir().resolve("report.txt"));
         List<JsonNode> out = new ArrayList<>();
         AnalyzerCli.json(json).path("findings").forEach(f -> {
             if (f.path("kind").asText().equals("write-behind-sendfile")) {
