@@ -24,10 +24,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * loop-device file system with cold reads throttled to 8 MiB/s by the cgroup I/O controller, a 128 MiB
  * backlog evicted from the page cache in the active segment, a producer at 500 records/s, then a consumer
  * from offset 0. On XFS the request handlers' write(2) to the segment blocks behind the network thread's
- * cold sendfile; on ext4, the control, it does not.
+ * cold sendfile; on ext4, the control, it does not. Three network threads, so that the producer's requests
+ * do not also queue behind the consumer's sendfile on a shared network thread (KAFKA-7504, which rises on
+ * both file systems): then the producer's latency rises on XFS alone (docs/lab/real-disk-line.md: 16.9x and
+ * 53 blocked writes on XFS, 1.1x and none on ext4, medians of 3 rounds).
  */
 class WriteBehindSendfileIT {
     private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "line").toAbsolutePath();
+    private static final int NETWORK_THREADS = 3;
 
     @BeforeEach
     void requireRealDisk() {
@@ -37,12 +41,14 @@ class WriteBehindSendfileIT {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void onXfsTheHandlersWriteWaitsForTheColdSendfile() throws Exception {
-        LineScenario.Result r = LineScenario.run(LineScenario.Options.defaults(FsType.XFS).withCapture(), DIR.resolve("xfs"));
+        LineScenario.Result r = LineScenario.run(LineScenario.Options.defaults(FsType.XFS).withNetworkThreads(NETWORK_THREADS).withCapture(),
+            DIR.resolve("xfs"));
         System.out.println(r.summary());
         assertThat(r.residentAtStart()).as("backlog cold at the start").isLessThan(0.05);
         assertThat(r.slowWritesDuring()).as("request handlers' write(2) of 20 ms or more during the catch-up (jdk.FileWrite); "
-            + r.summary()).hasSizeGreaterThanOrEqualTo(3);
+            + r.summary()).hasSizeGreaterThanOrEqualTo(10);
         assertThat(SlowFileWrites.maxMs(r.slowWritesDuring())).as("the longest, ms").isGreaterThanOrEqualTo(100);
+        assertThat(r.ratio()).as("producer p99.9 during / before the catch-up; " + r.summary()).isGreaterThanOrEqualTo(5);
         JsonNode finding = findings(r, "xfs").stream().findFirst()
             .orElseThrow(() -> new AssertionError("no write-behind-sendfile finding in the analyzer's report of " + r.capture()));
         assertThat(finding.path("fileSystem").asText()).isEqualTo("xfs");
@@ -78,14 +84,17 @@ class WriteBehindSendfileIT {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void onExt4TheyDoNot() throws Exception {
-        LineScenario.Result r = LineScenario.run(LineScenario.Options.defaults(FsType.EXT4).withCapture(), DIR.resolve("ext4"));
+        LineScenario.Result r = LineScenario.run(LineScenario.Options.defaults(FsType.EXT4).withNetworkThreads(NETWORK_THREADS).withCapture(),
+            DIR.resolve("ext4"));
         System.out.println(r.summary());
         assertThat(r.residentAtStart()).as("backlog cold at the start").isLessThan(0.05);
-        // One write of 25-48 ms was seen in a run out of two on this 2-core machine (scheduling, the journal),
-        // against 7 of up to 301 ms on XFS: the control allows a stray one, not the stall.
+        // A stray write of 25-48 ms was seen on ext4 on this 2-core machine (scheduling, the journal), against
+        // 53 of up to 315 ms on XFS: the control allows a stray one or two, not the stall.
         assertThat(r.slowWritesDuring()).as("request handlers' write(2) of 20 ms or more during the catch-up (jdk.FileWrite); "
             + r.summary()).hasSizeLessThanOrEqualTo(2);
         assertThat(SlowFileWrites.maxMs(r.slowWritesDuring())).as("the longest, ms").isLessThan(100);
+        // Measured 1.0-1.3x (XFS 16-21x); 5x leaves room for a loaded machine's scheduling.
+        assertThat(r.ratio()).as("producer p99.9 during / before the catch-up; " + r.summary()).isLessThan(5);
         assertThat(findings(r, "ext4")).as("write-behind-sendfile findings on ext4").isEmpty();
     }
 
