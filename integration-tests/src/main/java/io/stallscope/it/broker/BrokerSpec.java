@@ -1,5 +1,7 @@
 package io.stallscope.it.broker;
 
+import io.stallscope.it.realdisk.IoLimits;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +32,19 @@ public final class BrokerSpec {
     private final KRaftCluster joins;
     private final Path dataDir;
     private final List<String> launchWrapper;
+    private final DeviceLimits deviceLimits;
+
+    /**
+     * Block I/O limits on one device that the container engine applies to the broker's container (its own
+     * cgroup I/O controller: {@code --device-read-bps} and the like). A child JVM gets them from a real disk's
+     * launch wrapper instead.
+     */
+    public record DeviceLimits(String device, IoLimits limits) {
+        public DeviceLimits {
+            Objects.requireNonNull(device, "device");
+            Objects.requireNonNull(limits, "limits");
+        }
+    }
 
     /** A KRaft cluster to join as a broker-only node: its controller quorum and cluster id. */
     public record KRaftCluster(String quorumVoters, String clusterId) {
@@ -54,6 +69,7 @@ public final class BrokerSpec {
         this.joins = b.joins;
         this.dataDir = b.dataDir;
         this.launchWrapper = List.copyOf(b.launchWrapper);
+        this.deviceLimits = b.deviceLimits;
         if (joins != null && !version.usesKRaft()) {
             throw new IllegalArgumentException("only a KRaft broker (3.3+) can join a KRaft cluster: " + version);
         }
@@ -132,6 +148,11 @@ public final class BrokerSpec {
         return launchWrapper;
     }
 
+    /** The container engine's block I/O limits for the broker, or null (see {@link DeviceLimits}). Containers only. */
+    public DeviceLimits deviceLimits() {
+        return deviceLimits;
+    }
+
     public Builder toBuilder() {
         Builder b = new Builder(version);
         b.javaHome = javaHome;
@@ -147,6 +168,7 @@ public final class BrokerSpec {
         b.joins = joins;
         b.dataDir = dataDir;
         b.launchWrapper.addAll(launchWrapper);
+        b.deviceLimits = deviceLimits;
         return b;
     }
 
@@ -154,7 +176,8 @@ public final class BrokerSpec {
     public String toString() {
         return "BrokerSpec{" + name + " kafka " + version + ", java " + javaHome + ", jvmArgs " + jvmArgs
                 + ", env " + env.keySet() + ", props " + serverProperties + ", node " + nodeId + ", ssl " + sslListener
-                + (dataDir == null ? "" : ", data " + dataDir) + (launchWrapper.isEmpty() ? "" : ", launched through " + launchWrapper) + "}";
+                + (dataDir == null ? "" : ", data " + dataDir) + (launchWrapper.isEmpty() ? "" : ", launched through " + launchWrapper)
+                + (deviceLimits == null ? "" : ", " + deviceLimits.device() + " " + deviceLimits.limits().describe()) + "}";
     }
 
     public static final class Builder {
@@ -172,6 +195,7 @@ public final class BrokerSpec {
         private KRaftCluster joins;
         private Path dataDir;
         private final List<String> launchWrapper = new ArrayList<>();
+        private DeviceLimits deviceLimits;
 
         private Builder(KafkaVersion version) {
             this.version = Objects.requireNonNull(version, "version");
@@ -268,6 +292,12 @@ public final class BrokerSpec {
         /** Puts log.dirs at this directory (created if missing) instead of {@code <work dir>/data}. */
         public Builder dataDir(Path dataDir) {
             this.dataDir = dataDir == null ? null : dataDir.toAbsolutePath();
+            return this;
+        }
+
+        /** The container engine's block I/O limits on {@code device} (see {@link DeviceLimits}); null limits: none. */
+        public Builder deviceLimits(String device, IoLimits limits) {
+            this.deviceLimits = limits == null ? null : new DeviceLimits(device, limits);
             return this;
         }
 

@@ -29,6 +29,10 @@ public final class LocalKafkaBroker extends AbstractKafkaBroker {
     }
 
     private static Path javaHomeOf(BrokerSpec spec) {
+        if (spec.deviceLimits() != null) {
+            // it would silently run unthrottled: a child JVM is throttled by a real disk's cgroup (launch wrapper)
+            throw new IllegalArgumentException("a child JVM takes no container engine's device limits: use RealDisk.limit and its launch wrapper");
+        }
         Path javaHome = spec.javaHome() != null ? spec.javaHome() : KafkaJdks.defaultJdk();
         if (!Files.isExecutable(javaHome.resolve("bin/java"))) {
             throw new IllegalArgumentException("no bin/java under java home " + javaHome);

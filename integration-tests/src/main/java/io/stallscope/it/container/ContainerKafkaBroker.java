@@ -66,13 +66,13 @@ public final class ContainerKafkaBroker extends AbstractKafkaBroker {
     }
 
     /**
-     * A launch wrapper (a real disk's cgroup entry) and a data directory outside the work directory are
-     * host-side settings of a child JVM; a container would silently run without them, so refuse instead.
+     * A launch wrapper (a real disk's cgroup entry) is a child JVM's way into a cgroup; a container would
+     * silently run without it, so refuse it: a container takes the engine's own device limits instead.
      */
     private static BrokerSpec refuseHostOnly(BrokerSpec spec) {
-        if (!spec.launchWrapper().isEmpty() || spec.dataDir() != null) {
-            throw new IllegalArgumentException("a container broker takes no launch wrapper or separate data directory"
-                    + " (a real disk's cgroup is a child JVM's): use LocalKafkaBroker, or the engine's own block I/O limits");
+        if (!spec.launchWrapper().isEmpty()) {
+            throw new IllegalArgumentException("a container broker takes no launch wrapper (a real disk's cgroup is a"
+                    + " child JVM's): give BrokerSpec.deviceLimits, which the container engine applies");
         }
         return spec;
     }
@@ -147,8 +147,24 @@ public final class ContainerKafkaBroker extends AbstractKafkaBroker {
         for (Mount m : hostMounts(spec, workDir, javaHome)) {
             c.withFileSystemBind(m.path().toString(), m.path().toString(), m.readOnly() ? BindMode.READ_ONLY : BindMode.READ_WRITE);
         }
+        if (!dataDir.startsWith(workDir)) { // e.g. a real disk's mount point, at the same path as on the host
+            c.withFileSystemBind(dataDir.toString(), dataDir.toString(), BindMode.READ_WRITE);
+        }
+        if (spec.deviceLimits() != null && role.equals("broker")) {
+            DeviceIoLimits.apply(spec.deviceLimits(), c);
+        }
         ContainerReaper.track(c);
         return c;
+    }
+
+    /** The work dir, and the data dir when it lives elsewhere (kafka-storage format writes there). */
+    private List<com.github.dockerjava.api.model.Bind> toolBinds() {
+        List<com.github.dockerjava.api.model.Bind> binds = new ArrayList<>();
+        binds.add(new com.github.dockerjava.api.model.Bind(workDir.toString(), new com.github.dockerjava.api.model.Volume(workDir.toString())));
+        if (!dataDir.startsWith(workDir)) {
+            binds.add(new com.github.dockerjava.api.model.Bind(dataDir.toString(), new com.github.dockerjava.api.model.Volume(dataDir.toString())));
+        }
+        return binds;
     }
 
     private String containerName(String role) {
@@ -380,9 +396,7 @@ public final class ContainerKafkaBroker extends AbstractKafkaBroker {
                     .withLabels(Map.of(LABEL, "true"))
                     .withEnv(env)
                     .withCmd(cmd)
-                    .withHostConfig(HostConfig.newHostConfig().withNetworkMode("host")
-                            .withBinds(new com.github.dockerjava.api.model.Bind(workDir.toString(),
-                                    new com.github.dockerjava.api.model.Volume(workDir.toString()))));
+                    .withHostConfig(HostConfig.newHostConfig().withNetworkMode("host").withBinds(toolBinds()));
             if (ContainerImages.source() == ContainerImages.Source.OFFICIAL) {
                 create.withUser("0").withEntrypoint(ContainerImages.RUN_CLASS);
             }

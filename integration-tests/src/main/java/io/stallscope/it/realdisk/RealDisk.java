@@ -202,6 +202,15 @@ public final class RealDisk implements AutoCloseable {
             sizeBytes / (double) (1L << 30), directIo ? ", direct I/O" : "", limits.describe(), cgroup.describe());
     }
 
+    /**
+     * Which disk a test used when another cgroup throttles it, e.g. a container engine's device limits for a
+     * broker in a container: "real xfs on /dev/loop0 (...), reads 8 MiB/s, by podman's device limits".
+     */
+    public String describe(IoLimits applied, String by) {
+        return String.format(Locale.ROOT, "real %s on %s (%.1f GiB loop image%s), %s, by %s", fs.kernelName(), device,
+            sizeBytes / (double) (1L << 30), directIo ? ", direct I/O" : "", applied.describe(), by);
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {

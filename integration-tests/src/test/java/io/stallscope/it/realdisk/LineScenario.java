@@ -1,12 +1,14 @@
 package io.stallscope.it.realdisk;
 
 import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.broker.AbstractKafkaBroker;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.PrometheusScrape;
+import io.stallscope.it.container.ContainerKafkaBroker;
 import io.stallscope.it.mitigate.CatchUpProcess;
 import io.stallscope.it.mitigate.LatencyProducer;
 import io.stallscope.it.slowdisk.PageCache;
@@ -37,25 +39,26 @@ final class LineScenario {
 
     /** What to run; {@link #defaults(FsType)} is the scenario of the notes. */
     record Options(FsType fs, String kafka, double readMiBps, int backlogMiB, int rate, long segmentBytes,
-                   int networkThreads, String agentOptions, int settleSeconds, int beforeSeconds, boolean capture) {
+                   int networkThreads, String agentOptions, int settleSeconds, int beforeSeconds, boolean capture,
+                   boolean container) {
         static Options defaults(FsType fs) {
-            return new Options(fs, "3.9.2", 8, 128, 500, 1L << 30, 1, "", 5, 20, false);
+            return new Options(fs, "3.9.2", 8, 128, 500, 1L << 30, 1, "", 5, 20, false, false);
         }
 
         Options withCapture() {
             return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, networkThreads, agentOptions, settleSeconds,
-                beforeSeconds, true);
+                beforeSeconds, true, container);
         }
 
         Options withAgentOptions(String options) {
             return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, networkThreads, options, settleSeconds,
-                beforeSeconds, capture);
+                beforeSeconds, capture, container);
         }
 
         /** LINE's own fix: segments small enough that the active one stays in the page cache. */
         Options withSegmentBytes(long bytes) {
             return new Options(fs, kafka, readMiBps, backlogMiB, rate, bytes, networkThreads, agentOptions, settleSeconds,
-                beforeSeconds, capture);
+                beforeSeconds, capture, container);
         }
 
         /**
@@ -64,7 +67,19 @@ final class LineScenario {
          */
         Options withNetworkThreads(int n) {
             return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, n, agentOptions, settleSeconds,
-                beforeSeconds, capture);
+                beforeSeconds, capture, container);
+        }
+
+        /**
+         * The broker in a container (the image built here), its reads throttled by the container engine's own
+         * device limits from the start, not by the real disk's cgroup. No agent capture (it attaches by pid).
+         */
+        Options inContainer() {
+            if (capture) {
+                throw new IllegalArgumentException("no agent capture of a container broker in this scenario");
+            }
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, networkThreads, agentOptions, settleSeconds,
+                beforeSeconds, false, true);
         }
     }
 
@@ -100,22 +115,27 @@ final class LineScenario {
         // the backlog and the steady records, with room for the file system's own metadata
         long size = Math.max(1L << 30, (o.backlogMiB() * 3L) << 20);
         try (RealDisk disk = RealDisk.create(o.fs(), size, target.resolve("realdisk"))) {
-            BrokerSpec spec = BrokerSpec.builder(o.kafka()).name("line-" + o.fs().kernelName())
-                .dataDir(disk.mountPoint().resolve("kafka")).launchWrapper(disk.launchWrapper()).heap("1g")
+            IoLimits reads = IoLimits.readMiBps(o.readMiBps());
+            BrokerSpec.Builder b = BrokerSpec.builder(o.kafka()).name("line-" + o.fs().kernelName() + (o.container() ? "-container" : ""))
+                .dataDir(disk.mountPoint().resolve("kafka")).heap("1g")
                 .serverProperty("num.network.threads", Integer.toString(o.networkThreads()))
                 .serverProperty("log.segment.bytes", Long.toString(o.segmentBytes()))
                 .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheus
                     + (o.agentOptions().isEmpty() ? "" : "," + o.agentOptions()))
-                .jvmArg(SlowFileWrites.jvmOption(SlowFileWrites.settings(dir, SLOW_WRITE), fileIo))
-                .build();
+                .jvmArg(SlowFileWrites.jvmOption(SlowFileWrites.settings(dir, SLOW_WRITE), fileIo));
+            // A child JVM enters the disk's cgroup, limited once the backlog is written; a container is throttled
+            // by the engine in its own cgroup from its start (reads only, so writing the backlog is not slowed).
+            BrokerSpec spec = o.container() ? b.deviceLimits(disk.device(), reads).build() : b.launchWrapper(disk.launchWrapper()).build();
             Result r;
-            try (LocalKafkaBroker broker = new LocalKafkaBroker(spec)) {
+            try (AbstractKafkaBroker broker = o.container() ? new ContainerKafkaBroker(spec) : new LocalKafkaBroker(spec)) {
                 broker.start();
                 KafkaClients.createTopic(broker, TOPIC, 1, Map.of("segment.bytes", Long.toString(o.segmentBytes())));
                 KafkaClients.producerPerformance(broker, TOPIC, (long) o.backlogMiB() * 1024, 1024, -1,
                     Map.of("batch.size", "262144", "linger.ms", "20"), Duration.ofMinutes(10));
                 List<Path> logs = segments(broker.dataDir().resolve(TOPIC + "-0"));
-                disk.limit(IoLimits.readMiBps(o.readMiBps()));
+                if (!o.container()) {
+                    disk.limit(reads);
+                }
                 PageCache.evict(logs);
                 double resident = PageCache.residentFraction(logs);
                 Map<String, Object> config = KafkaClients.producerConfig(broker);
@@ -128,7 +148,7 @@ final class LineScenario {
                 }
                 broker.stop(); // the JVM writes its file-I/O recording as it exits
                 List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/");
-                r = new Result(o, disk.describe(), resident, w.p999Before, w.p999During,
+                r = new Result(o, o.container() ? disk.describe(reads, "the container engine's device limits, broker in a container") : disk.describe(), resident, w.p999Before, w.p999During,
                     SlowFileWrites.between(writes, w.beforeAt, w.catchUpAt),
                     SlowFileWrites.between(writes, w.catchUpAt, w.catchUpEndAt),
                     w.atEnd.quantileMsSince(w.atStart, "records_append", "request_handler", 0.999),
@@ -145,7 +165,7 @@ final class LineScenario {
                           PrometheusScrape atStart, PrometheusScrape atEnd, double catchUpSeconds, long consumed) {
     }
 
-    private static Window measure(Options o, LocalKafkaBroker broker, int prometheus, LatencyProducer steady, Path dir)
+    private static Window measure(Options o, AbstractKafkaBroker broker, int prometheus, LatencyProducer steady, Path dir)
         throws Exception {
         TimeUnit.SECONDS.sleep(o.settleSeconds()); // connection, metadata, first batches: not measured
         long before = System.nanoTime();
