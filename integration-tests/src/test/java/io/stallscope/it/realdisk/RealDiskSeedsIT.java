@@ -48,10 +48,12 @@ class RealDiskSeedsIT {
      * 20 write IOPS. On 3.6.2 the producer-state snapshot is fsynced on the request handler inside the roll
      * (under the partition lock), the rolled segment by the scheduler's flush-log job: both must wait for the
      * throttled writes, half a throttle period at the least (the cgroup may let a write or two through at
-     * once), where without the limit most take less than a whole period (else this machine's disk would be as
-     * slow as the throttle, and the test could not tell them apart). Measured 17:02 UTC: snapshot writes p50
-     * <= 10 ms without the limit, <= 500 ms at 20 IOPS (they queue behind the rolled segments' flushes, 1 MiB
-     * each, in the same cgroup); index resize <= 5 and <= 10 ms: the write limit does not reach it.
+     * once), and their median must be 4 times (two histogram buckets) what it is without the limit, so that
+     * the throttle, not this shared machine's own disk, makes them slow. Measured 17:02 and 17:26 UTC:
+     * snapshot writes p50 <= 10 ms without the limit, <= 500 ms at 20 IOPS (they queue behind the rolled
+     * segments' flushes, 1 MiB each, in the same cgroup); rolled-segment flushes p50 <= 25-50 ms and <= 2.5 s
+     * (without the limit 55% took over 25 ms at load average 6: an absolute bar there would be flaky);
+     * index resize p99 <= 5-50 ms without the limit and <= 5-10 ms with it: the write limit does not reach it.
      */
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -74,15 +76,17 @@ class RealDiskSeedsIT {
             assertThat(slow.shareAbove("snapshot_write", "request_handler", halfWriteMs))
                 .as("share of snapshot writes (with their fsync) over %.0f ms at %d write IOPS; %s", halfWriteMs, WRITE_IOPS, slow.describe())
                 .isGreaterThanOrEqualTo(0.5);
-            assertThat(free.shareAbove("snapshot_write", "request_handler", writeMs))
-                .as("share over %.0f ms without the limit; %s", writeMs, free.describe()).isLessThan(0.5);
+            assertThat(slow.quantileMs("snapshot_write", "request_handler", 0.5))
+                .as("median snapshot write at %d write IOPS, ms, against 4x without the limit; %s", WRITE_IOPS, free.describe())
+                .isGreaterThanOrEqualTo(4 * free.quantileMs("snapshot_write", "request_handler", 0.5));
             assertThat(slow.quantileMs("log_roll", "request_handler", 1.0)).as("longest roll under the partition lock, ms (bucket bound)")
                 .isGreaterThanOrEqualTo(writeMs);
             // the rolled segment's fsync on the scheduler (flush-log)
             assertThat(slow.shareAbove("segment_flush", "scheduler", halfWriteMs))
                 .as("share of rolled-segment flushes over %.0f ms; %s", halfWriteMs, slow.describe()).isGreaterThanOrEqualTo(0.5);
-            assertThat(free.shareAbove("segment_flush", "scheduler", writeMs))
-                .as("share over %.0f ms without the limit; %s", writeMs, free.describe()).isLessThan(0.5);
+            assertThat(slow.quantileMs("segment_flush", "scheduler", 0.5))
+                .as("median rolled-segment flush at %d write IOPS, ms, against 4x without the limit; %s", WRITE_IOPS, free.describe())
+                .isGreaterThanOrEqualTo(4 * free.quantileMs("segment_flush", "scheduler", 0.5));
             // index resize: timed on the request handler at every roll (the offset and time index trims)
             assertThat(slow.count("index_resize", "request_handler")).as("index resizes at roll; %s", slow.describe())
                 .isGreaterThanOrEqualTo(slow.rolls());
