@@ -10,6 +10,8 @@ import io.stallscope.it.slowdisk.PageCache;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +27,8 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The seed stalls made by the kernel (issue 16): Kafka 3.6.2 with the agent, its log dir on XFS on a loop
- * device, slowed at the block layer by the cgroup I/O controller, and what the agent's own metrics say the
+ * The seed stalls made by the kernel (issue 16): Kafka 3.6.2 with the agent, its log dir on XFS (and for the
+ * roll also ext4) on a loop device, slowed at the block layer by the cgroup I/O controller, and what the agent's own metrics say the
  * kernel did. Each test runs the same load twice on one broker, without and with the limit (a limit takes
  * effect at once), so what changes between the two is the throttle, not the machine; the thresholds come from
  * the configured limits. The broker's KRaft metadata log is kept off the disk: it fsyncs every batch.
@@ -55,22 +57,23 @@ class RealDiskSeedsIT {
      * (without the limit 55% took over 25 ms at load average 6: an absolute bar there would be flaky);
      * index resize p99 <= 5-50 ms without the limit and <= 5-10 ms with it: the write limit does not reach it.
      */
-    @Test
+    @ParameterizedTest
+    @EnumSource(FsType.class)
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
-    void rollFsyncsWaitForTheWriteIopsAndIndexResizeIsTimedAtRoll() throws Exception {
-        Path dir = DIR.resolve("roll");
+    void rollFsyncsWaitForTheWriteIopsAndIndexResizeIsTimedAtRoll(FsType fs) throws Exception {
+        Path dir = DIR.resolve("roll-" + fs.kernelName());
         double writeMs = 1000.0 / WRITE_IOPS;
         double halfWriteMs = writeMs / 2;
-        try (RealDisk disk = RealDisk.create(FsType.XFS, 1L << 30, DIR.resolve("disk"));
-             SeedBroker b = SeedBroker.start(disk, dir, "roll")) {
+        try (RealDisk disk = RealDisk.create(fs, 1L << 30, DIR.resolve("disk"));
+             SeedBroker b = SeedBroker.start(disk, dir, "roll-" + fs.kernelName())) {
             System.out.println("roll spike: disk " + disk.describe());
             KafkaClients.createTopic(b.broker, "roll", 1, KafkaClients.SMALL_SEGMENTS);
             Phase free = Phase.run(b, "roll", 16);
-            System.out.println("roll spike, no limit: " + free.describe());
+            System.out.println("roll spike on " + fs.kernelName() + ", no limit: " + free.describe());
             disk.limit(IoLimits.NONE.withWriteIops(WRITE_IOPS));
             System.out.println("roll spike: disk " + disk.describe());
             Phase slow = Phase.run(b, "roll", 16);
-            System.out.println("roll spike, " + disk.limits().describe() + ": " + slow.describe());
+            System.out.println("roll spike on " + fs.kernelName() + ", " + disk.limits().describe() + ": " + slow.describe());
             assertThat(slow.rolls()).as("rolls on the request handlers at 20 write IOPS").isGreaterThanOrEqualTo(10);
             // the snapshot fsync, inline in the roll on 3.6.2
             assertThat(slow.shareAbove("snapshot_write", "request_handler", halfWriteMs))
@@ -90,7 +93,7 @@ class RealDiskSeedsIT {
             // index resize: timed on the request handler at every roll (the offset and time index trims)
             assertThat(slow.count("index_resize", "request_handler")).as("index resizes at roll; %s", slow.describe())
                 .isGreaterThanOrEqualTo(slow.rolls());
-            System.out.printf(Locale.ROOT, "index_resize on request handlers: without the limit p99 <= %.2f ms (%d), at %d write IOPS"
+            System.out.printf(Locale.ROOT, "index_resize on request handlers (" + fs.kernelName() + "): without the limit p99 <= %.2f ms (%d), at %d write IOPS"
                     + " p99 <= %.2f ms, max <= %.2f ms (%d)%n", free.quantileMs("index_resize", "request_handler", 0.99),
                 (long) free.count("index_resize", "request_handler"), WRITE_IOPS, slow.quantileMs("index_resize", "request_handler", 0.99),
                 slow.quantileMs("index_resize", "request_handler", 1.0), (long) slow.count("index_resize", "request_handler"));
