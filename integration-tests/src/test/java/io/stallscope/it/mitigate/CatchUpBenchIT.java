@@ -9,6 +9,8 @@ import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.realdisk.FsType;
+import io.stallscope.it.realdisk.IoLimits;
 import io.stallscope.it.slowdisk.PageCache;
 import io.stallscope.it.slowdisk.SlowDisk;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * detached for the run (Kafka's own code restored, no metrics endpoint), to show what the agent itself
  * costs. The state of the kernel's DAMON reclaimer (which takes back page cache on this VM) is recorded
  * at the start and the end of the run: a control with it paused is run from the shell, not by the bench.
+ * -Dstallscope.bench.disk=xfs|ext4 ({@link BenchDisk}, root) puts the broker's log dir on a real loop-device
+ * file system whose cold reads the cgroup I/O controller throttles (the demo's 25 MiB/s,
+ * -Dstallscope.bench.disk.read.mibps), with the kernel's own readahead, and no shim: the last column then says
+ * what the broker read through the throttle during the catch-up.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class CatchUpBenchIT {
@@ -70,6 +76,8 @@ class CatchUpBenchIT {
     private static final boolean CONSUMER_PROCESS = !"test-jvm".equals(System.getProperty("stallscope.bench.consumer", "process"));
     private static final int NICE = Integer.getInteger("stallscope.bench.consumer.nice", 19);
     private static final int RATE = 500;
+    /** The real file system of -Dstallscope.bench.disk, or null for the shim. */
+    private static final FsType REAL_FS = BenchDisk.selected();
 
     /** What one run measured. */
     record Run(int round, String arm, double p999Before, double p999During, double p99Before, double p99During,
@@ -88,26 +96,42 @@ class CatchUpBenchIT {
     void produceLatencyDuringCatchUp() throws Exception {
         Path dir = Path.of(System.getProperty("stallscope.it.target", "target"), "bench").toAbsolutePath();
         Files.createDirectories(dir);
+        String name = REAL_FS == null ? "catch-up" : "catch-up-" + REAL_FS.kernelName();
         // the shim's log (one short line per sendfile/pread of the backlog, a few hundred a second) says
         // which thread met cold pages: the network thread, or the handlers' warm-up
-        SlowDisk disk = SlowDisk.logTo(dir.resolve("catch-up-shim.log")).spinningDiskReads("/" + BACKLOG + "-[0-9]+/[0-9]+\\.log$");
+        SlowDisk disk = REAL_FS != null ? null
+            : SlowDisk.logTo(dir.resolve("catch-up-shim.log")).spinningDiskReads("/" + BACKLOG + "-[0-9]+/[0-9]+\\.log$");
+        BenchDisk real = REAL_FS == null ? null
+            : BenchDisk.create(REAL_FS, IoLimits.readMiBps(BenchDisk.READ_MIB_PER_SECOND), dir.resolve("realdisk"));
+        try (real) {
+            produceLatencyDuringCatchUp(dir, name, disk, real);
+        }
+    }
+
+    private void produceLatencyDuringCatchUp(Path dir, String name, SlowDisk disk, BenchDisk real) throws Exception {
         MitigatedBroker mb = new MitigatedBroker("3.6.2", "catchup", "", disk);
         int jmxPort = FreePorts.next();
-        BrokerSpec spec = mb.spec.toBuilder().serverProperty("num.network.threads", "1").heap("1g")
-            .jvmArgs(BrokerJmx.jvmArgs(jmxPort)).jvmArg("-Xlog:gc:file=" + dir.toAbsolutePath().resolve("catch-up-broker-gc.log"))
+        BrokerSpec.Builder builder = mb.spec.toBuilder();
+        if (real != null) {
+            real.applyTo(builder);
+        }
+        BrokerSpec spec = builder.serverProperty("num.network.threads", "1").heap("1g")
+            .jvmArgs(BrokerJmx.jvmArgs(jmxPort)).jvmArg("-Xlog:gc:file=" + dir.toAbsolutePath().resolve(name + "-broker-gc.log"))
             // safepoints with the monotonic clock (System.nanoTime, as the records' send times): a pause
             // that is not GC, or a slow time to safepoint, shows here and not in the GC log
-            .jvmArg("-Xlog:safepoint:file=" + dir.toAbsolutePath().resolve("catch-up-broker-safepoint.log") + ":timenanos,uptime")
+            .jvmArg("-Xlog:safepoint:file=" + dir.toAbsolutePath().resolve(name + "-broker-safepoint.log") + ":timenanos,uptime")
             .build();
-        Path out = dir.resolve("catch-up.md");
-        Path diag = dir.resolve("catch-up-diagnostics.md");
+        Path out = dir.resolve(name + ".md");
+        Path diag = dir.resolve(name + "-diagnostics.md");
         String damonAtStart = Damon.describe();
-        Files.writeString(out, "uptime at start: " + Uptime.now() + "; " + damonAtStart + "; catch-up consumer: "
+        Files.writeString(out, "disk: " + (real == null ? "shim (LD_PRELOAD): the backlog's cold reads as a 7200 rpm disk"
+            + " (8 ms per cold extent, 125 MB/s), readahead off" : real.describe()) + "\n\n" + "uptime at start: " + Uptime.now() + "; " + damonAtStart + "; catch-up consumer: "
             + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "; " + ROUNDS + " rounds, settle "
             + SETTLE_SECONDS + " s, before " + BEFORE_SECONDS + " s\n\n"
             + "| round | arm | p99.9 before ms | p99.9 during ms | during/before | p99 before ms | p99 during ms"
             + " | catch-up s | warmed MiB | network transfer_to p99 ms (count) | network transfer_to > 10 ms (max ms)"
-            + " | network cold calls / cold MiB / shim delay s |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + (real == null ? " | network cold calls / cold MiB / shim delay s |" : " | MiB read through the throttle during the catch-up |")
+            + "\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         Files.writeString(diag, "Produce on the broker (Kafka's RequestMetrics, mean ms over the window; p99/p99.9 from"
             + " Kafka's decaying reservoir at the window's end); GC pauses: count / total ms / max ms; CPU: % of one core"
             + " (machine: of 200)\n\n| round | arm | window | request queue | local | response queue | response send | total"
@@ -126,14 +150,14 @@ class CatchUpBenchIT {
                 for (int round = 1; round <= ROUNDS; round++) {
                     for (int i = 0; i < ARMS.size(); i++) {
                         String arm = ARMS.get((i + round - 1) % ARMS.size());
-                        Run r = run(round, arm, broker, mb.prometheusPort, jmx, brokerGc, testGc, dir, disk);
+                        Run r = run(round, arm, broker, mb.prometheusPort, jmx, brokerGc, testGc, dir, disk, real);
                         runs.add(r);
                         append(out, String.format("| %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f (%.0f) | %.0f (%.0f) | %s |%n",
                             round, arm, r.p999Before(), r.p999During(), r.ratio(), r.p99Before(), r.p99During(),
                             r.catchUpSeconds(), r.warmedMiB(), r.networkP99(), r.networkCount(), r.networkOver10ms(),
                             r.networkMax(), r.networkCold()));
                         append(diag, diagnostics(r));
-                        append(dir.resolve("catch-up-ops.md"), "round " + round + " " + arm + " (resident at start "
+                        append(dir.resolve(name + "-ops.md"), "round " + round + " " + arm + " (resident at start "
                             + String.format("%.3f", r.residentAtStart()) + "), catch-up " + String.format("%.1f", r.catchUpSeconds())
                             + " s (monotonic clock at its start: " + String.format("%.3f", r.startNanos() / 1e9)
                             + " s, \"before\" from " + String.format("%.3f", r.beforeStartNanos() / 1e9)
@@ -159,13 +183,14 @@ class CatchUpBenchIT {
                 median(rs, r -> r.produce().get("TotalTimeMs")[3].meanSince(r.produce().get("TotalTimeMs")[2])),
                 pooledBefore, pooledDuring, pooledDuring / pooledBefore));
         }
-        medians.append("\nuptime at end: ").append(Uptime.now()).append("; ").append(Damon.describe()).append('\n');
+        medians.append("\nuptime at end: ").append(Uptime.now()).append("; ").append(Damon.describe())
+            .append(real == null ? "" : "; disk at the end: " + real.describe()).append('\n');
         append(out, medians.toString());
         System.out.println(Files.readString(out) + "\n" + Files.readString(diag));
     }
 
     private static Run run(int round, String arm, KafkaBroker broker, int port, BrokerJmx jmx, GcPauses brokerGc,
-                           GcPauses testGc, Path dir, SlowDisk disk) throws Exception {
+                           GcPauses testGc, Path dir, SlowDisk disk, BenchDisk real) throws Exception {
         boolean prefetch = arm.equals("on");
         boolean noAgent = arm.equals("warm-no-agent");
         boolean warm = arm.equals("warm") || noAgent;
@@ -199,7 +224,8 @@ class CatchUpBenchIT {
             long beforeEnd = System.nanoTime();
             Map<String, BrokerJmx.Reading> j1 = jmx.produce();
             long[] c1 = cpu(broker.pid(), testPid, -1);
-            int shimCallsBefore = disk.calls().size();
+            int shimCallsBefore = disk == null ? 0 : disk.calls().size();
+            long readBefore = real == null ? 0 : real.disk().ioStat().readBytes();
             long catchUpStart;
             long catchUpEnd;
             long n;
@@ -252,11 +278,17 @@ class CatchUpBenchIT {
             j0.forEach((k, v) -> produce.put(k, new BrokerJmx.Reading[] {v, j1.get(k), j2.get(k), j3.get(k)}));
             long beforeNanos = beforeEnd - before;
             Map<Long, String> threads = BrokerThreads.byTid(broker.pid());
-            List<io.stallscope.it.slowdisk.ShimCall> net = disk.calls().subList(shimCallsBefore, disk.calls().size()).stream()
-                .filter(c -> threads.getOrDefault(c.tid(), "").contains("network-thread")).toList();
-            String networkCold = String.format("%d / %.1f / %.1f", net.stream().filter(io.stallscope.it.slowdisk.ShimCall::delayed).count(),
-                net.stream().mapToLong(io.stallscope.it.slowdisk.ShimCall::coldBytes).sum() / 1048576.0,
-                net.stream().mapToDouble(io.stallscope.it.slowdisk.ShimCall::delayMs).sum() / 1000);
+            String networkCold;
+            if (disk == null) {
+                // the real disk: no shim to say which thread met the cold pages; the cgroup says how much the kernel read
+                networkCold = String.format("%.1f", (real.disk().ioStat().readBytes() - readBefore) / 1048576.0);
+            } else {
+                List<io.stallscope.it.slowdisk.ShimCall> net = disk.calls().subList(shimCallsBefore, disk.calls().size()).stream()
+                    .filter(c -> threads.getOrDefault(c.tid(), "").contains("network-thread")).toList();
+                networkCold = String.format("%d / %.1f / %.1f", net.stream().filter(io.stallscope.it.slowdisk.ShimCall::delayed).count(),
+                    net.stream().mapToLong(io.stallscope.it.slowdisk.ShimCall::coldBytes).sum() / 1048576.0,
+                    net.stream().mapToDouble(io.stallscope.it.slowdisk.ShimCall::delayMs).sum() / 1000);
+            }
             long duringNanos = catchUpEnd - catchUpStart;
             return new Run(round, arm, steady.quantileMs(before, beforeEnd, 0.999), steady.quantileMs(catchUpStart, catchUpEnd, 0.999),
                 steady.quantileMs(before, beforeEnd, 0.99), steady.quantileMs(catchUpStart, catchUpEnd, 0.99),

@@ -6,7 +6,7 @@ import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.slowdisk.SlowDisk;
 
 
-/** A broker spec with the agent (as deployed: the shaded jar) and a simulated slow disk. */
+/** A broker spec with the agent (as deployed: the shaded jar) and a simulated slow disk (null: none, e.g. on a real disk). */
 final class MitigatedBroker {
     final int prometheusPort = FreePorts.next();
     final BrokerSpec spec;
@@ -15,7 +15,9 @@ final class MitigatedBroker {
         BrokerSpec.Builder b = BrokerSpec.builder(version).name(name)
             .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheusPort
                 + (agentOptions.isEmpty() ? "" : "," + agentOptions));
-        disk.applyTo(b);
+        if (disk != null) {
+            disk.applyTo(b);
+        }
         this.spec = b.build();
     }
 }

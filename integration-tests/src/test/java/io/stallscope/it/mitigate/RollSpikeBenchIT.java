@@ -1,9 +1,12 @@
 package io.stallscope.it.mitigate;
 
 import io.stallscope.it.broker.PrometheusScrape;
+import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.realdisk.FsType;
+import io.stallscope.it.realdisk.IoLimits;
 import io.stallscope.it.slowdisk.ShimCall;
 import io.stallscope.it.slowdisk.SlowDisk;
 import org.junit.jupiter.api.Test;
@@ -37,7 +40,10 @@ import java.util.function.ToDoubleFunction;
  * that make p99.9 were in flight with ({@link RollSpikeSlowRecords}; the slowest of each run, annotated,
  * go to roll-spike-VERSIONS-slowest.md). -Dstallscope.bench.broker.jvm="-XX:+UseZGC" gives every arm's
  * broker the same extra JVM options (a collector chosen there replaces the harness's G1); the test JVM's
- * collector is failsafe's -DargLine.
+ * collector is failsafe's -DargLine. -Dstallscope.bench.disk=xfs|ext4 ({@link BenchDisk}, root) runs every
+ * broker on a real loop-device file system instead of the shim: the arms with an fsync delay get the demo's
+ * 20 write IOPS from the cgroup I/O controller (so an fsync waits for its own writes), the others no limit;
+ * the shim is then loaded with no delay at all, only to log who fsyncs the snapshots.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class RollSpikeBenchIT {
@@ -59,20 +65,28 @@ class RollSpikeBenchIT {
     /** Samples the produce path's run-queue wait ({@link RollSpikeRunQueue}); off by default, it costs some CPU. */
     private static final boolean RUN_QUEUE = Boolean.getBoolean("stallscope.bench.runqueue");
     private static final List<String> PARTS = List.of("segment_inactive", "snapshot_take", "snapshot_write", "index_resize");
+    /** The real file system of -Dstallscope.bench.disk, or null for the shim. */
+    private static final FsType REAL_FS = BenchDisk.selected();
+    /** "", or "-xfs"/"-ext4": the real disk's tables do not overwrite the shim's. */
+    private static final String DISK_SUFFIX = REAL_FS == null ? "" : "-" + REAL_FS.kernelName();
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.MINUTES)
     void rollSpikeByArm() throws Exception {
         Path out = Path.of(System.getProperty("stallscope.it.target", "target"), "bench",
-            "roll-spike-" + String.join("_", VERSIONS) + ".md");
+            "roll-spike-" + String.join("_", VERSIONS) + DISK_SUFFIX + ".md");
         Files.createDirectories(out.getParent());
-        Path testJvmGc = out.resolveSibling("roll-spike-" + String.join("_", VERSIONS) + "-test-jvm-gc.log");
+        Path testJvmGc = out.resolveSibling("roll-spike-" + String.join("_", VERSIONS) + DISK_SUFFIX + "-test-jvm-gc.log");
         Files.deleteIfExists(testJvmGc);
         RollSpikeGcPauses.logThisJvmTo(testJvmGc);
-        Path slowest = out.resolveSibling("roll-spike-" + String.join("_", VERSIONS) + "-slowest.md");
+        Path slowest = out.resolveSibling("roll-spike-" + String.join("_", VERSIONS) + DISK_SUFFIX + "-slowest.md");
         Files.writeString(slowest, "The slowest records of each measured window, when they were sent (s into the"
             + " window) and how long of their flight each JVM stood still (safepoints, allocation stalls; ms)\n\n");
-        Files.writeString(out, "uptime at start: " + Uptime.now() + "; arms " + ARMS.stream().map(a -> a.label).toList()
+        Files.writeString(out, "disk: " + (REAL_FS == null ? "shim (LD_PRELOAD): every fsync in the partition directory"
+            + " delayed 50 ms on the arms with a delay" : "real " + REAL_FS.kernelName() + " on a loop device, "
+            + BenchDisk.WRITE_IOPS + " write IOPS (cgroup I/O controller) on the arms with a delay, no limit on the others;"
+            + " each run's disk below") + "\n\n"
+            + "uptime at start: " + Uptime.now() + "; arms " + ARMS.stream().map(a -> a.label).toList()
             + ", " + RATE + " records/s, warm-up " + WARM_UP.toSeconds() + " s, measured " + MEASURED.toSeconds() + " s; broker JVM options "
             + (BROKER_JVM.isEmpty() ? "(harness default: G1, MaxGCPauseMillis=20)" : BROKER_JVM) + ", 512 MiB heap;"
             + " test JVM " + System.getProperty("java.vm.version") + ", collector " + RollSpikeGcPauses.thisJvmCollector()
@@ -87,6 +101,7 @@ class RollSpikeBenchIT {
             + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         Map<String, List<Run>> results = new LinkedHashMap<>();
         StringBuilder startup = new StringBuilder("\nAgent start-up lines (first round of each arm):\n\n");
+        StringBuilder disks = new StringBuilder("\nDisks (each run's, at its end):\n\n");
         for (String version : VERSIONS) {
             for (int round = 1; round <= ROUNDS; round++) {
                 for (int i = 0; i < ARMS.size(); i++) {
@@ -97,6 +112,8 @@ class RollSpikeBenchIT {
                         startup.append("- ").append(version).append(' ').append(arm.label).append(": `")
                             .append(run.startupLine()).append("`\n");
                     }
+                    disks.append("- ").append(version).append(' ').append(arm.label).append(" round ").append(round)
+                        .append(": ").append(run.disk()).append('\n');
                     Latencies r = run.latencies();
                     Files.writeString(out, String.format(
                         "| %s | %s | %d | %s | %.0f | %.0f | %.0f | %.0f | %d | %.0f | %.1f | %.1f | %d / %d | %s | %.1f | %s | %s | %.0f | %s |%n",
@@ -122,6 +139,7 @@ class RollSpikeBenchIT {
             median(rs, r -> r.testJvmGc().maxMs()), rs.stream().mapToInt(r -> r.slow().withBrokerStop()).sum(),
             rs.stream().mapToInt(r -> r.slow().withTestJvmStop()).sum(), rs.stream().mapToInt(r -> r.slow().neither()).sum())));
         medians.append(startup);
+        medians.append(disks);
         medians.append("\nuptime at end: ").append(Uptime.now()).append('\n');
         Files.writeString(out, medians, StandardOpenOption.APPEND);
         System.out.println(Files.readString(out));
@@ -135,17 +153,21 @@ class RollSpikeBenchIT {
     record Run(Latencies latencies, String load, double rolls, double meanRollMs, double maxRollMs,
                long snapshotFsyncsOnHandlers, long snapshotFsyncsOnScheduler, String partsPerRoll, double maxAppendMs,
                String startupLine, RollSpikeGcPauses gc, RollSpikeGcPauses testJvmGc, double cpuWaitedPercent,
-               RollSpikeSlowRecords slow) {
+               RollSpikeSlowRecords slow, String disk) {
     }
 
     private static Run run(String version, RollSpikeArm arm, int round, Path testJvmGc) throws Exception {
         Path tmp = Files.createTempDirectory("spike");
-        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("/" + TOPIC + "-0/", arm.fsyncDelay);
+        // on a real disk the shim only logs the fsyncs (no delay): the kernel's throttle makes them slow
+        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("/" + TOPIC + "-0/",
+            REAL_FS == null ? arm.fsyncDelay : Duration.ZERO);
         String load = Uptime.now().split(" ")[2];
         MitigatedBroker mb = broker(version, arm, disk);
         Path gcLog = tmp.resolve("gc.log");
-        try (KafkaBroker broker = new LocalKafkaBroker(mb.spec.toBuilder().jvmArgs(BROKER_JVM)
-            .jvmArg(RollSpikeGcPauses.jvmArg(gcLog)).build())) {
+        BrokerSpec.Builder spec = mb.spec.toBuilder().jvmArgs(BROKER_JVM).jvmArg(RollSpikeGcPauses.jvmArg(gcLog));
+        try (BenchDisk real = REAL_FS == null ? null : BenchDisk.create(REAL_FS, arm.fsyncDelay.isZero() ? IoLimits.NONE
+                 : IoLimits.NONE.withWriteIops(BenchDisk.WRITE_IOPS), out("realdisk"));
+             KafkaBroker broker = new LocalKafkaBroker(real == null ? spec.build() : real.applyTo(spec).build())) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, arm.topicConfig());
             Latencies perf;
@@ -179,7 +201,7 @@ class RollSpikeBenchIT {
                 slow = RollSpikeSlowRecords.of(producer.samples(from, to), perf.p999(), from, fromMillis, brokerStops,
                     testStops, runQueue, SLOWEST_KEPT);
             }
-            Files.copy(gcLog, out(String.format("roll-spike-logs/%s-%s-round%d-broker-gc.log", version, arm.label, round)),
+            Files.copy(gcLog, out(String.format("roll-spike-logs/%s-%s-round%d%s-broker-gc.log", version, arm.label, round, DISK_SUFFIX)),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             PrometheusScrape m = PrometheusScrape.scrape(mb.prometheusPort);
             double rolls = m.ops("log_roll", "request_handler");
@@ -194,7 +216,8 @@ class RollSpikeBenchIT {
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("data-plane-kafk")).count(),
                 snapshotFsyncs.stream().filter(c -> c.thread().startsWith("kafka-schedule")).count(),
                 parts.toString(), 1000 * sum(m, "stallscope_op_seconds_max", "records_append"),
-                mitigationsPart(RollFlushIT.startupLine(broker)), gc, testGc, cpuWaited, slow);
+                mitigationsPart(RollFlushIT.startupLine(broker)), gc, testGc, cpuWaited, slow,
+                real == null ? "shim, fsyncs delayed " + arm.fsyncDelay.toMillis() + " ms" : real.describe());
         }
     }
 
