@@ -1,7 +1,7 @@
 package io.stallscope.agent.mitigate;
 
 import io.stallscope.agent.config.AgentOptions;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;

@@ -16,7 +16,7 @@ import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.mitigate.MitigationMetrics;
 import io.stallscope.agent.mitigate.Mitigations;
 import io.stallscope.agent.model.ThreadRoles;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.report.JmxExporter;
 import io.stallscope.agent.report.OpMetrics;
 import io.stallscope.agent.report.OpRecorder;
