@@ -56,7 +56,7 @@ public final class Instrumenter {
                      java.security.ProtectionDomain pd) -> b.visit(Advice.withCustomMapping()
                         .bind(OpId.class, point.op())
                         .to(point.advice())
-                        .on(PlanResolver.ADVISABLE.and(point.methods()))));
+                        .on(point.target().advisable())));
             }
         }
         transformer = builder.installOn(instrumentation);
