@@ -3,7 +3,7 @@ package io.stallscope.agent.capture;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.model.TopicPartition;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

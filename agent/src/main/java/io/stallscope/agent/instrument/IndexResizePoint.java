@@ -2,15 +2,8 @@ package io.stallscope.agent.instrument;
 
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.instrument.advice.ThisAdvice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-
-import java.util.Arrays;
-import java.util.List;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.returns;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import io.stallscope.agent.kafka.KafkaTarget;
+import io.stallscope.agent.kafka.KafkaTargets;
 
 /**
  * AbstractIndex.resize(int): remaps an offset or time index (and truncates its file). TimeIndex
@@ -24,23 +17,12 @@ public final class IndexResizePoint extends InstrumentationPoint {
     }
 
     @Override
-    public List<String> types() {
-        return Arrays.asList("kafka.log.AbstractIndex", "kafka.log.TimeIndex", "kafka.log.OffsetIndex",
-            OAKSIL + "AbstractIndex", OAKSIL + "TimeIndex", OAKSIL + "OffsetIndex");
-    }
-
-    @Override
-    public ElementMatcher.Junction<MethodDescription> methods() {
-        return named("resize").and(takesArguments(int.class)).and(returns(boolean.class));
+    public KafkaTarget target() {
+        return KafkaTargets.INDEX_RESIZE;
     }
 
     @Override
     public Class<?> advice() {
         return ThisAdvice.class;
-    }
-
-    @Override
-    public String describe() {
-        return "AbstractIndex.resize(int)";
     }
 }

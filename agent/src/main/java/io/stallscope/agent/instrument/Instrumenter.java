@@ -1,7 +1,7 @@
 package io.stallscope.agent.instrument;
 
 import io.stallscope.agent.instrument.advice.OpId;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
@@ -56,7 +56,7 @@ public final class Instrumenter {
                      java.security.ProtectionDomain pd) -> b.visit(Advice.withCustomMapping()
                         .bind(OpId.class, point.op())
                         .to(point.advice())
-                        .on(PlanResolver.ADVISABLE.and(point.methods()))));
+                        .on(point.target().advisable())));
             }
         }
         transformer = builder.installOn(instrumentation);

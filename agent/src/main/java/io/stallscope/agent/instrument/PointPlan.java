@@ -1,28 +1,29 @@
 package io.stallscope.agent.instrument;
 
+import io.stallscope.agent.kafka.Resolution;
+
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** What resolution found for one point: the methods to advise per class, or why it is skipped. */
+/** What is done with one point: its target's resolution, or why it was not looked at (an option, a prerequisite). */
 public final class PointPlan {
     private final InstrumentationPoint point;
-    private final Map<String, List<String>> methodsByType;
-    private final String skipReason;
+    private final Resolution resolution;
+    private final String disabledBecause;
 
-    private PointPlan(InstrumentationPoint point, Map<String, List<String>> methodsByType, String skipReason) {
+    private PointPlan(InstrumentationPoint point, Resolution resolution, String disabledBecause) {
         this.point = point;
-        this.methodsByType = methodsByType;
-        this.skipReason = skipReason;
+        this.resolution = resolution;
+        this.disabledBecause = disabledBecause;
     }
 
-    static PointPlan matched(InstrumentationPoint point, Map<String, List<String>> methodsByType) {
-        return new PointPlan(point, Collections.unmodifiableMap(new LinkedHashMap<>(methodsByType)), null);
+    public static PointPlan of(InstrumentationPoint point, Resolution resolution) {
+        return new PointPlan(point, resolution, null);
     }
 
-    static PointPlan skipped(InstrumentationPoint point, String reason) {
-        return new PointPlan(point, Collections.emptyMap(), reason);
+    public static PointPlan disabled(InstrumentationPoint point, String reason) {
+        return new PointPlan(point, null, reason);
     }
 
     public InstrumentationPoint point() {
@@ -30,28 +31,23 @@ public final class PointPlan {
     }
 
     public boolean isMatched() {
-        return skipReason == null;
+        return resolution != null && resolution.isResolved();
     }
 
     public Map<String, List<String>> methodsByType() {
-        return methodsByType;
+        return isMatched() ? resolution.methodsByClass() : Collections.emptyMap();
     }
 
+    /** Why the point is off: disabled, absent as the catalog expects (why), or mismatched (what was found). */
     public String skipReason() {
-        return skipReason;
+        if (resolution == null) {
+            return disabledBecause;
+        }
+        return isMatched() ? null : resolution.reason();
     }
 
-    /** e.g. "kafka.log.LogSegment.flush()V" or two classes joined with '+'. */
+    /** The advised methods, class.method plus descriptor, several joined with " + ". */
     public String target() {
-        StringBuilder sb = new StringBuilder();
-        for (Map.Entry<String, List<String>> e : methodsByType.entrySet()) {
-            for (String m : e.getValue()) {
-                if (sb.length() > 0) {
-                    sb.append(" + ");
-                }
-                sb.append(e.getKey()).append('.').append(m);
-            }
-        }
-        return sb.toString();
+        return resolution == null ? "" : resolution.methods();
     }
 }

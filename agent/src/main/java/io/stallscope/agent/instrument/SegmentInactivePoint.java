@@ -2,16 +2,12 @@ package io.stallscope.agent.instrument;
 
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.instrument.advice.ThisAdvice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
+import io.stallscope.agent.kafka.KafkaTarget;
+import io.stallscope.agent.kafka.KafkaTargets;
 
-import java.util.Arrays;
-import java.util.List;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
-
-/** LogSegment.onBecomeInactiveSegment(): index trims and ftruncate on the produce thread during a roll. */
+/**
+ * LogSegment.onBecomeInactiveSegment(): index trims and ftruncate on the produce thread during a roll.
+ */
 public final class SegmentInactivePoint extends InstrumentationPoint {
     @Override
     public int op() {
@@ -19,22 +15,12 @@ public final class SegmentInactivePoint extends InstrumentationPoint {
     }
 
     @Override
-    public List<String> types() {
-        return Arrays.asList("kafka.log.LogSegment", OAKSIL + "LogSegment");
-    }
-
-    @Override
-    public ElementMatcher.Junction<MethodDescription> methods() {
-        return named("onBecomeInactiveSegment").and(takesNoArguments());
+    public KafkaTarget target() {
+        return KafkaTargets.SEGMENT_INACTIVE;
     }
 
     @Override
     public Class<?> advice() {
         return ThisAdvice.class;
-    }
-
-    @Override
-    public String describe() {
-        return "LogSegment.onBecomeInactiveSegment()";
     }
 }

@@ -2,20 +2,11 @@ package io.stallscope.agent.instrument;
 
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.instrument.advice.FirstArgAdvice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-
-import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import io.stallscope.agent.kafka.KafkaTarget;
+import io.stallscope.agent.kafka.KafkaTargets;
 
 /**
- * UnifiedLog.flushProducerStateSnapshot(Path): from 3.7 (KAFKA-15046) the snapshot fsync moved out
- * of the roll into the scheduler's flush-log job. Up to 3.6 there is no such method: the fsync is
- * part of snapshot_write.
+ * The producer-state snapshot fsync in the scheduler's flush-log job, from 3.7 (KAFKA-15046).
  */
 public final class SnapshotFlushPoint extends InstrumentationPoint {
     @Override
@@ -24,27 +15,12 @@ public final class SnapshotFlushPoint extends InstrumentationPoint {
     }
 
     @Override
-    public List<String> types() {
-        return Arrays.asList("kafka.log.UnifiedLog", OAKSIL + "UnifiedLog");
-    }
-
-    @Override
-    public ElementMatcher.Junction<MethodDescription> methods() {
-        return named("flushProducerStateSnapshot").and(takesArguments(Path.class));
+    public KafkaTarget target() {
+        return KafkaTargets.SNAPSHOT_FLUSH;
     }
 
     @Override
     public Class<?> advice() {
         return FirstArgAdvice.class;
-    }
-
-    @Override
-    public String whenAbsent() {
-        return "expected before Kafka 3.7: there the snapshot fsync is part of snapshot_write, on the roll";
-    }
-
-    @Override
-    public String describe() {
-        return "UnifiedLog.flushProducerStateSnapshot(Path)";
     }
 }

@@ -2,7 +2,7 @@ package io.stallscope.agent.mitigate;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,7 +1,8 @@
 package io.stallscope.agent.mitigate;
 
 import io.stallscope.agent.config.AgentOptions;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.kafka.TargetResolver;
+import io.stallscope.agent.logging.BrokerLog;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
@@ -9,7 +10,6 @@ import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 
 import java.io.IOException;
@@ -40,9 +40,8 @@ public final class Mitigations {
         this.rollFlush = rollFlush;
     }
 
-    public static Mitigations install(AgentOptions options, Instrumentation inst, TypePool pool,
+    public static Mitigations install(AgentOptions options, Instrumentation inst, TargetResolver shapes,
                                       MitigationMetrics metrics, BrokerLog log, String kafkaVersion) {
-        TypeShapes shapes = new TypeShapes(pool);
         List<String> status = new ArrayList<>();
         Transformations all = new Transformations();
         boolean rollFlush = false;

@@ -1,24 +1,16 @@
 package io.stallscope.agent.mitigate;
 
+import io.stallscope.agent.kafka.KafkaTargets;
+import io.stallscope.agent.kafka.Resolution;
+import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.mitigate.advice.PrefetchAdvice;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-
-import java.util.List;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
- * mitigate=prefetch: the exit of LogSegment.read(long, int, long|Optional, boolean), the one overload
- * every fetch goes through (consumer and follower, any listener), on every Kafka from 2.8.
+ * mitigate=prefetch: the exit of LogSegment.read's full overload, the one every fetch goes through
+ * (consumer and follower, any listener), on every Kafka from 2.8.
  */
 final class PrefetchMitigation {
-    static final ElementMatcher.Junction<MethodDescription> READ = named("read").and(takesArguments(4))
-        .and(takesArgument(0, long.class)).and(takesArgument(1, int.class)).and(takesArgument(3, boolean.class));
-
     private final String description;
     private final Transformations transformations = new Transformations();
 
@@ -26,14 +18,15 @@ final class PrefetchMitigation {
         this.description = description;
     }
 
-    static PrefetchMitigation resolve(TypeShapes shapes, long minBytes, long maxBytes) {
-        String segment = shapes.declaring(List.of("kafka.log.LogSegment", TypeShapes.OAKSIL + "LogSegment"), READ);
-        if (segment == null) {
-            return new PrefetchMitigation("prefetch skipped: no LogSegment.read(long, int, ..., boolean)");
+    static PrefetchMitigation resolve(TargetResolver shapes, long minBytes, long maxBytes) {
+        Resolution read = shapes.resolve(KafkaTargets.SEGMENT_READ);
+        if (!read.isResolved()) {
+            return new PrefetchMitigation("prefetch skipped: no " + KafkaTargets.SEGMENT_READ.describe()
+                + " (" + read.reason() + ")");
         }
         PrefetchMitigation m = new PrefetchMitigation("prefetch on (fetch slices of rolled segments from "
             + minBytes + " bytes, at most " + maxBytes + " bytes each, warmed on the request handler)");
-        m.transformations.add(segment, Advice.to(PrefetchAdvice.class).on(READ));
+        m.transformations.add(read.declaringClass(), Advice.to(PrefetchAdvice.class).on(KafkaTargets.SEGMENT_READ.shape()));
         return m;
     }
 

@@ -1,5 +1,9 @@
 package io.stallscope.agent.mitigate;
 
+import io.stallscope.agent.kafka.KafkaTarget;
+import io.stallscope.agent.kafka.KafkaTargets;
+import io.stallscope.agent.kafka.Resolution;
+import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.mitigate.advice.FlushBarrierAdvice;
 import io.stallscope.agent.mitigate.advice.FlushUpToBarrierAdvice;
 import io.stallscope.agent.mitigate.advice.RollMarkAdvice;
@@ -9,18 +13,10 @@ import net.bytebuddy.asm.MemberSubstitution;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
-import java.io.File;
 import java.nio.channels.FileChannel;
-import java.nio.file.Path;
-import java.util.List;
 
 import static net.bytebuddy.matcher.ElementMatchers.isDeclaredBy;
-import static net.bytebuddy.matcher.ElementMatchers.isStatic;
-import static net.bytebuddy.matcher.ElementMatchers.nameEndsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.returns;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
@@ -35,19 +31,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * it flushes to, no later ones (markFlushed runs under the partition lock).
  */
 final class RollFlushMitigation {
-    static final ElementMatcher.Junction<MethodDescription> WRITE_SNAPSHOT =
-        nameEndsWith("writeSnapshot").and(takesArguments(2)).and(takesArgument(0, File.class));
-    static final ElementMatcher.Junction<MethodDescription> ROLL =
-        named("roll").and(not(isStatic())).and(takesArguments(1)).and(returns(nameEndsWith(".LogSegment")));
-    static final ElementMatcher.Junction<MethodDescription> FLUSH_28 =
-        named("flush").and(not(isStatic())).and(takesArguments(long.class));
-    static final ElementMatcher.Junction<MethodDescription> FLUSH_3X =
-        named("flush").and(not(isStatic())).and(takesArguments(long.class, boolean.class));
-    static final ElementMatcher.Junction<MethodDescription> MARK_FLUSHED =
-        named("markFlushed").and(not(isStatic())).and(takesArguments(long.class));
-    static final ElementMatcher.Junction<MethodDescription> FLUSH_SNAPSHOT_37 =
-        named("flushProducerStateSnapshot").and(takesArguments(Path.class));
-
     private final String notNeeded;
     private final String skipped;
     private final Transformations transformations = new Transformations();
@@ -57,34 +40,47 @@ final class RollFlushMitigation {
         this.skipped = skipped;
     }
 
-    static RollFlushMitigation resolve(TypeShapes shapes, String kafkaVersion) {
-        if (shapes.declaring(List.of("kafka.log.UnifiedLog", TypeShapes.OAKSIL + "UnifiedLog"), FLUSH_SNAPSHOT_37) != null) {
+    static RollFlushMitigation resolve(TargetResolver shapes, String kafkaVersion) {
+        if (shapes.resolve(KafkaTargets.SNAPSHOT_FLUSH).isResolved()) {
             return new RollFlushMitigation("not needed on Kafka " + kafkaVersion
                 + ": the snapshot fsync already runs in the flush-log job (KAFKA-15046)", null);
         }
-        String snapshotType = shapes.declaring(
-            List.of("kafka.log.ProducerStateManager$", TypeShapes.OAKSIL + "ProducerStateManager"), WRITE_SNAPSHOT);
-        String rollType = shapes.declaring(List.of("kafka.log.Log", "kafka.log.UnifiedLog"), ROLL);
-        ElementMatcher.Junction<MethodDescription> flush = "kafka.log.Log".equals(rollType) ? FLUSH_28 : FLUSH_3X;
-        String flushType = rollType == null ? null : shapes.declaring(List.of(rollType), flush);
-        if (snapshotType == null || rollType == null || flushType == null) {
-            return new RollFlushMitigation(null, "skipped: no " + (snapshotType == null ? "ProducerStateManager.writeSnapshot(File, Map)"
-                : rollType == null ? "Log/UnifiedLog.roll(Option)" : rollType + ".flush(long...)") + " of the expected shape");
+        Resolution snapshot = shapes.resolve(KafkaTargets.ROLL_SNAPSHOT_WRITE);
+        Resolution roll = shapes.resolve(KafkaTargets.ROLL_WITH_OPTION);
+        // the flush to guard is the one of the class that rolls: Log.flush(long) in 2.8, UnifiedLog.flush(long, boolean) in 3.x
+        KafkaTarget flushTarget = KafkaTargets.LOG_FLUSH;
+        Resolution flush = shapes.resolve(flushTarget);
+        if (!sameClass(flush, roll)) {
+            flushTarget = KafkaTargets.UNIFIED_LOG_FLUSH;
+            flush = shapes.resolve(flushTarget);
         }
+        Resolution missing = !snapshot.isResolved() ? snapshot : !roll.isResolved() ? roll
+            : !sameClass(flush, roll) ? flush : null;
+        if (missing != null) {
+            return new RollFlushMitigation(null, "skipped: no " + missing.target().describe() + " of the expected shape ("
+                + (missing.isResolved() ? "in " + missing.declaringClass() + ", not in " + roll.declaringClass()
+                : missing.reason()) + ")");
+        }
+        ElementMatcher.Junction<MethodDescription> writeSnapshot = KafkaTargets.ROLL_SNAPSHOT_WRITE.shape();
         RollFlushMitigation m = new RollFlushMitigation(null, null);
-        m.transformations.add(snapshotType, MemberSubstitution.relaxed()
+        m.transformations.add(snapshot.declaringClass(), MemberSubstitution.relaxed()
             .method(named("force").and(takesArguments(boolean.class)).and(isDeclaredBy(FileChannel.class)))
             .replaceWith(forceSubstitute())
-            .on(WRITE_SNAPSHOT));
-        m.transformations.add(snapshotType, Advice.to(SnapshotWriteMarkAdvice.class).on(WRITE_SNAPSHOT));
-        m.transformations.add(rollType, Advice.to(RollMarkAdvice.class).on(ROLL));
-        m.transformations.add(rollType, Advice.to(flush == FLUSH_28 ? FlushBarrierAdvice.class
-            : FlushUpToBarrierAdvice.class).on(flush));
-        String localLog = shapes.declaring(List.of("kafka.log.LocalLog"), MARK_FLUSHED);
-        if (localLog != null) {
-            m.transformations.add(localLog, Advice.to(FlushBarrierAdvice.class).on(MARK_FLUSHED));
+            .on(writeSnapshot));
+        m.transformations.add(snapshot.declaringClass(), Advice.to(SnapshotWriteMarkAdvice.class).on(writeSnapshot));
+        m.transformations.add(roll.declaringClass(), Advice.to(RollMarkAdvice.class).on(KafkaTargets.ROLL_WITH_OPTION.shape()));
+        m.transformations.add(flush.declaringClass(), Advice.to(flushTarget == KafkaTargets.LOG_FLUSH
+            ? FlushBarrierAdvice.class : FlushUpToBarrierAdvice.class).on(flushTarget.shape()));
+        Resolution markFlushed = shapes.resolve(KafkaTargets.LOCAL_LOG_MARK_FLUSHED);
+        if (markFlushed.isResolved()) {
+            m.transformations.add(markFlushed.declaringClass(),
+                Advice.to(FlushBarrierAdvice.class).on(KafkaTargets.LOCAL_LOG_MARK_FLUSHED.shape()));
         }
         return m;
+    }
+
+    private static boolean sameClass(Resolution a, Resolution b) {
+        return a.isResolved() && b.isResolved() && a.declaringClass().equals(b.declaringClass());
     }
 
     private static java.lang.reflect.Method forceSubstitute() {

@@ -1,17 +1,11 @@
 package io.stallscope.agent.mitigate;
 
+import io.stallscope.agent.kafka.KafkaTargets;
+import io.stallscope.agent.kafka.Resolution;
+import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.mitigate.advice.ScheduleDelayAdvice;
 import io.stallscope.agent.mitigate.advice.ScheduleDelayWithUnitAdvice;
 import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.matcher.ElementMatcher;
-
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 /**
  * mitigate.segment.flush.delay: every roll schedules a flush of the rolled segment right away, and its
@@ -19,12 +13,6 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  * usually written the pages by then and the fsync finds little to do. The flush is never dropped.
  */
 final class SegmentFlushDelayMitigation {
-    static final ElementMatcher.Junction<MethodDescription> SCHEDULE_MS = named("schedule").and(takesArguments(4))
-        .and(takesArgument(0, String.class)).and(takesArgument(2, long.class)).and(takesArgument(3, long.class));
-    static final ElementMatcher.Junction<MethodDescription> SCHEDULE_UNIT = named("schedule").and(takesArguments(5))
-        .and(takesArgument(0, String.class)).and(takesArgument(2, long.class)).and(takesArgument(3, long.class))
-        .and(takesArgument(4, TimeUnit.class));
-
     private final String description;
     private final Transformations transformations = new Transformations();
 
@@ -32,19 +20,22 @@ final class SegmentFlushDelayMitigation {
         this.description = description;
     }
 
-    static SegmentFlushDelayMitigation resolve(TypeShapes shapes, long delayNanos) {
+    static SegmentFlushDelayMitigation resolve(TargetResolver shapes, long delayNanos) {
         String delay = "segment-flush-delay " + (delayNanos / 1_000_000) + " ms";
-        String modern = shapes.declaring(List.of("org.apache.kafka.server.util.KafkaScheduler"), SCHEDULE_MS);
-        String scala = shapes.declaring(List.of("kafka.utils.KafkaScheduler"), SCHEDULE_UNIT);
-        if (modern == null && scala == null) {
-            return new SegmentFlushDelayMitigation(delay + " skipped: no KafkaScheduler.schedule of the expected shape");
+        Resolution java = shapes.resolve(KafkaTargets.SCHEDULER_SCHEDULE);
+        Resolution scala = shapes.resolve(KafkaTargets.SCALA_SCHEDULER_SCHEDULE);
+        if (!java.isResolved() && !scala.isResolved()) {
+            return new SegmentFlushDelayMitigation(delay + " skipped: no KafkaScheduler.schedule of the expected shape ("
+                + java.reason() + "; " + scala.reason() + ")");
         }
         SegmentFlushDelayMitigation m = new SegmentFlushDelayMitigation(delay + " on (the flush-log job after each roll)");
-        if (modern != null) {
-            m.transformations.add(modern, Advice.to(ScheduleDelayAdvice.class).on(SCHEDULE_MS));
+        if (java.isResolved()) {
+            m.transformations.add(java.declaringClass(),
+                Advice.to(ScheduleDelayAdvice.class).on(KafkaTargets.SCHEDULER_SCHEDULE.shape()));
         }
-        if (scala != null) {
-            m.transformations.add(scala, Advice.to(ScheduleDelayWithUnitAdvice.class).on(SCHEDULE_UNIT));
+        if (scala.isResolved()) {
+            m.transformations.add(scala.declaringClass(),
+                Advice.to(ScheduleDelayWithUnitAdvice.class).on(KafkaTargets.SCALA_SCHEDULER_SCHEDULE.shape()));
         }
         return m;
     }

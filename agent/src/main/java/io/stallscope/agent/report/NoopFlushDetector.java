@@ -1,6 +1,10 @@
 package io.stallscope.agent.report;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.WeakHashMap;
 
@@ -10,13 +14,23 @@ import java.util.WeakHashMap;
  * scheduler's flush-log job, roll, shutdown), so a synchronized weak map is cheap enough.
  */
 final class NoopFlushDetector {
-    private static final ClassValue<Method> SIZE = new ClassValue<Method>() {
+    /**
+     * The segment's public size(), looked up once per class (LogSegment is one class per Kafka, so once)
+     * and bound as a handle that returns a long whether Kafka declares int or long; null when the class
+     * has no such method.
+     */
+    private static final ClassValue<MethodHandle> SIZE = new ClassValue<MethodHandle>() {
         @Override
-        protected Method computeValue(Class<?> type) {
+        protected MethodHandle computeValue(Class<?> type) {
             try {
                 Method m = type.getMethod("size");
-                return m.getReturnType() == int.class || m.getReturnType() == long.class ? m : null;
-            } catch (NoSuchMethodException e) {
+                if (m.getReturnType() != int.class && m.getReturnType() != long.class
+                    || Modifier.isStatic(m.getModifiers())) {
+                    return null;
+                }
+                return MethodHandles.publicLookup().unreflect(m)
+                    .asType(MethodType.methodType(long.class, Object.class));
+            } catch (NoSuchMethodException | IllegalAccessException | SecurityException e) {
                 return null;
             }
         }
@@ -28,14 +42,15 @@ final class NoopFlushDetector {
         if (segment == null) {
             return false;
         }
-        Method size = SIZE.get(segment.getClass());
+        MethodHandle size = SIZE.get(segment.getClass());
         if (size == null) {
             return false;
         }
         long now;
         try {
-            now = ((Number) size.invoke(segment)).longValue();
-        } catch (ReflectiveOperationException | RuntimeException e) {
+            now = (long) size.invokeExact(segment);
+        } catch (Throwable e) {
+            // a flush is never failed by the agent: an unreadable size counts as a real flush
             return false;
         }
         Long before;

@@ -7,6 +7,7 @@ import io.stallscope.agent.capture.CaptureSettings;
 import io.stallscope.agent.capture.StallListener;
 import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.logdir.KnownLogDirs;
+import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.model.LogPaths;
 import io.stallscope.agent.model.SubjectPaths;
 import io.stallscope.agent.model.ThreadRole;

@@ -2,7 +2,7 @@ package io.stallscope.agent.runtime;
 
 import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.config.OptionException;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 
 import java.lang.instrument.Instrumentation;
 import java.util.Map;

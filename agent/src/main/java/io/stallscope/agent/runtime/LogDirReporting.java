@@ -7,7 +7,7 @@ import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.logdir.LogDirJfr;
 import io.stallscope.agent.logdir.LogDirJmx;
 import io.stallscope.agent.logdir.LogDirMetrics;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 
 import java.util.List;
 

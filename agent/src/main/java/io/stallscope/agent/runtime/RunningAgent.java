@@ -9,14 +9,14 @@ import io.stallscope.agent.capture.StallCapture;
 import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.instrument.InstrumentationPoint;
 import io.stallscope.agent.instrument.Instrumenter;
-import io.stallscope.agent.instrument.PlanResolver;
 import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
+import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.mitigate.MitigationMetrics;
 import io.stallscope.agent.mitigate.Mitigations;
 import io.stallscope.agent.model.ThreadRoles;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.report.JmxExporter;
 import io.stallscope.agent.report.OpMetrics;
 import io.stallscope.agent.report.OpRecorder;
@@ -79,7 +79,9 @@ final class RunningAgent {
         ThreadRoles roles = new ThreadRoles(controllerListeners == null
             ? Collections.singletonList("CONTROLLER") : controllerListeners);
 
-        List<PointPlan> plans = plan(options, bootstrapProblem);
+        // one pool for points and mitigations: it caches the class files it has parsed
+        TargetResolver resolver = new TargetResolver(TypePool.Default.ofSystemLoader(), Environment.kafkaVersion());
+        List<PointPlan> plans = plan(resolver, options, bootstrapProblem);
         StallCapture capture = null;
         CaptureSettings captureSettings = null;
         if (options.profile()) {
@@ -101,7 +103,7 @@ final class RunningAgent {
         Hooks.install(recorder);
         Instrumenter instrumenter = new Instrumenter(inst, log);
         instrumenter.install(plans);
-        Mitigations mitigations = Mitigations.install(options, inst, TypePool.Default.ofSystemLoader(),
+        Mitigations mitigations = Mitigations.install(options, inst, resolver,
             new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
 
         List<String> services = new ArrayList<>();
@@ -148,16 +150,15 @@ final class RunningAgent {
         return (nanos / 1_000_000.0) + " ms";
     }
 
-    private static List<PointPlan> plan(AgentOptions options, String bootstrapProblem) {
-        PlanResolver resolver = new PlanResolver(TypePool.Default.ofSystemLoader());
+    private static List<PointPlan> plan(TargetResolver resolver, AgentOptions options, String bootstrapProblem) {
         List<PointPlan> plans = new ArrayList<>();
         for (InstrumentationPoint point : Points.all()) {
             if (!options.opEnabled(point.op())) {
-                plans.add(PlanResolver.disabled(point, "not in ops="));
-            } else if (point.inJdk() && bootstrapProblem != null) {
-                plans.add(PlanResolver.disabled(point, "needs the bootstrap class path"));
+                plans.add(PointPlan.disabled(point, "not in ops="));
+            } else if (point.target().inJdk() && bootstrapProblem != null) {
+                plans.add(PointPlan.disabled(point, "needs the bootstrap class path"));
             } else {
-                plans.add(resolver.resolve(point));
+                plans.add(PointPlan.of(point, resolver.resolve(point.target())));
             }
         }
         return plans;

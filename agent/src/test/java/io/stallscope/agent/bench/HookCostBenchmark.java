@@ -6,7 +6,7 @@ import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.model.ThreadRoles;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.report.OpMetrics;
 import io.stallscope.agent.report.OpRecorder;
 import org.openjdk.jmh.annotations.Benchmark;

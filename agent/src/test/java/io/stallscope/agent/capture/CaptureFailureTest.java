@@ -2,7 +2,7 @@ package io.stallscope.agent.capture;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.stallscope.agent.bootstrap.Op;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

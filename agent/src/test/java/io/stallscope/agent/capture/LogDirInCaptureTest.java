@@ -3,7 +3,7 @@ package io.stallscope.agent.capture;
 import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.logdir.LogDirJfr;
 import io.stallscope.agent.logdir.MountTable;
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;

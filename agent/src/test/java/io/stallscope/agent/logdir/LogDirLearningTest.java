@@ -1,6 +1,6 @@
 package io.stallscope.agent.logdir;
 
-import io.stallscope.agent.report.BrokerLog;
+import io.stallscope.agent.logging.BrokerLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,9 +1,18 @@
 package io.stallscope.it.broker;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Properties;
 import java.util.stream.Stream;
 
-/** The Kafka versions the harness supports, and the subset the integration tests run. */
+/**
+ * The Kafka versions the harness supports, and the subset the integration tests run. The supported list
+ * comes from the parent pom's {@code stallscope.kafka.supported} (through a filtered resource), the same
+ * list the agent's catalog test resolves its targets against; the constants below name some of them for
+ * tests and must be in it.
+ */
 public final class KafkaVersions {
 
     public static final KafkaVersion V2_8_2 = KafkaVersion.of("2.8.2");
@@ -17,17 +26,42 @@ public final class KafkaVersions {
     public static final KafkaVersion V4_3_1 = KafkaVersion.of("4.3.1");
     public static final KafkaVersion V4_4_0 = KafkaVersion.of("4.4.0");
 
-    /** Every version the harness knows how to run. */
-    public static final List<KafkaVersion> SUPPORTED = List.of(
-            V2_8_2, V3_4_1, V3_6_2, V3_7_2, V3_9_2, V4_0_2, V4_1_2, V4_2_1, V4_3_1, V4_4_0);
+    /** Every version the harness knows how to run, oldest first. */
+    public static final List<KafkaVersion> SUPPORTED = parseList(fromPom());
 
     /** The versions the per-version integration tests run (one broker at a time). */
     public static final List<KafkaVersion> TESTED = List.of(
             V2_8_2, V3_4_1, V3_6_2, V3_7_2, V3_9_2, V4_1_2, V4_4_0);
 
-    public static final KafkaVersion NEWEST = V4_4_0;
+    public static final KafkaVersion NEWEST = SUPPORTED.get(SUPPORTED.size() - 1);
+
+    static {
+        for (KafkaVersion v : List.of(V2_8_2, V3_4_1, V3_6_2, V3_7_2, V3_9_2, V4_0_2, V4_1_2, V4_2_1, V4_3_1, V4_4_0)) {
+            if (!SUPPORTED.contains(v)) {
+                throw new IllegalStateException("KafkaVersions names " + v + ", which stallscope.kafka.supported "
+                    + SUPPORTED + " (parent pom) does not list");
+            }
+        }
+    }
 
     private KafkaVersions() {
+    }
+
+    private static String fromPom() {
+        Properties p = new Properties();
+        try (InputStream in = KafkaVersions.class.getResourceAsStream("kafka-versions.properties")) {
+            if (in == null) {
+                throw new IllegalStateException("kafka-versions.properties missing: build integration-tests with Maven");
+            }
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String list = p.getProperty("supported", "");
+        if (list.isBlank() || list.contains("${")) {
+            throw new IllegalStateException("stallscope.kafka.supported not filled into kafka-versions.properties: " + list);
+        }
+        return list;
     }
 
     /**

@@ -32,7 +32,7 @@ public final class DemoMain implements Callable<Integer> {
 
     @Option(names = "--version", paramLabel = "KAFKA", defaultValue = "3.6.2",
         description = "Kafka version of the local broker (default ${DEFAULT-VALUE}: old enough for both mitigations,"
-            + " roll-flush matters on 2.8-3.6 only). Supported: 2.8.2 3.4.1 3.6.2 3.7.2 3.9.2 4.0.2 4.1.2 4.2.1 4.3.1 4.4.0")
+            + " roll-flush matters on 2.8-3.6 only); the versions supported are checked, and listed when one is not")
     String version;
 
     @Option(names = "--bootstrap", paramLabel = "HOST:PORT",

@@ -144,7 +144,9 @@ final class AgentAtStartCheck {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
                 String type = e.getEventType().getName();
-                if (type.startsWith("stallscope.") && TOPIC.equals(e.getString("topic")) && e.getInt("partition") == 0) {
+                // op events only: stallscope.LogDir (one per log dir and chunk) has no topic
+                if (type.startsWith("stallscope.") && e.hasField("topic") && TOPIC.equals(e.getString("topic"))
+                    && e.getInt("partition") == 0) {
                     counts.merge(type, 1L, Long::sum);
                 }
             }

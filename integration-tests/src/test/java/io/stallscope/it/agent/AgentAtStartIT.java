@@ -2,6 +2,7 @@ package io.stallscope.it.agent;
 
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
+import io.stallscope.it.broker.KafkaVersions;
 import io.stallscope.it.container.BrokerFactory;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,13 +22,13 @@ import java.util.stream.Stream;
 class AgentAtStartIT {
     static Stream<Arguments> brokers() {
         List<Arguments> out = new ArrayList<>();
-        for (String v : List.of("2.8.2", "3.4.1", "3.6.2", "3.7.2", "3.9.2", "4.1.2", "4.4.0")) {
-            out.add(Arguments.of(KafkaVersion.of(v), KafkaJdks.defaultJdk()));
+        for (KafkaVersion v : KafkaVersions.tested()) {
+            out.add(Arguments.of(v, KafkaJdks.defaultJdk()));
         }
         // the newest Kafka also on the newest JDK on this machine (no JDK 11 can be had here)
         Path newest = KafkaJdks.newest();
         if (!newest.equals(KafkaJdks.defaultJdk())) {
-            out.add(Arguments.of(KafkaVersion.of("4.4.0"), newest));
+            out.add(Arguments.of(KafkaVersions.NEWEST, newest));
         }
         return out.stream();
     }

@@ -5,7 +5,7 @@ import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.TimeUnit;
 
-/** org.apache.kafka.server.util.KafkaScheduler.schedule(String, Runnable, long delayMs, long periodMs), 3.5+. */
+/** On the Java scheduler's schedule(String, Runnable, long delayMs, long periodMs), 3.5+ (KafkaTargets.SCHEDULER_SCHEDULE). */
 public final class ScheduleDelayAdvice {
     private ScheduleDelayAdvice() {
     }

@@ -5,7 +5,7 @@ import net.bytebuddy.asm.Advice;
 
 import java.util.concurrent.TimeUnit;
 
-/** kafka.utils.KafkaScheduler.schedule(String, Function0, long delay, long period, TimeUnit), 2.8-3.4. */
+/** On the Scala scheduler's schedule(String, Function0, long delay, long period, TimeUnit), 2.8-3.4 (KafkaTargets.SCALA_SCHEDULER_SCHEDULE). */
 public final class ScheduleDelayWithUnitAdvice {
     private ScheduleDelayWithUnitAdvice() {
     }

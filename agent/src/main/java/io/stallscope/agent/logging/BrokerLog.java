@@ -1,4 +1,4 @@
-package io.stallscope.agent.report;
+package io.stallscope.agent.logging;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

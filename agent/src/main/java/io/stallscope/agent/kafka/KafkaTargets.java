@@ -1,0 +1,206 @@
+package io.stallscope.agent.kafka;
+
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.type.TypeDescription;
+
+import java.io.File;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static net.bytebuddy.matcher.ElementMatchers.isStatic;
+import static net.bytebuddy.matcher.ElementMatchers.nameEndsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
+
+/**
+ * Everything the agent knows of Kafka's classes: every method a timing point or a mitigation hooks, where
+ * it has lived from Kafka 2.8 on, and in which versions it is absent and why. Points and mitigations name
+ * an entry here and nothing else; {@code KafkaTargetsTest} resolves every entry against every supported
+ * version's jars. docs/architecture.md says how to add a version or a target.
+ */
+public final class KafkaTargets {
+    /** Scala broker code, kafka_2.13. */
+    private static final String LOG = "kafka.log.";
+    /** Java storage code, kafka-storage (indexes and producer state from 3.5, segments from 3.7, logs from 4.0/4.1). */
+    private static final String STORAGE = "org.apache.kafka.storage.internals.log.";
+    /** kafka-clients; FileRecords and MemoryRecords moved to record.internal in 4.3. */
+    private static final String RECORD = "org.apache.kafka.common.record.";
+    private static final String NETWORK = "org.apache.kafka.common.network.";
+
+    // ---- timing points ----
+
+    public static final KafkaTarget SEGMENT_FLUSH = KafkaTarget.named("segment.flush", "LogSegment.flush()")
+        .in(LOG + "LogSegment", STORAGE + "LogSegment")
+        .shape(named("flush").and(takesNoArguments()).and(returns(void.class)))
+        .build();
+
+    public static final KafkaTarget RECORDS_APPEND = KafkaTarget.named("records.append", "FileRecords.append(MemoryRecords)")
+        .in(RECORD + "FileRecords", RECORD + "internal.FileRecords")
+        .shape(named("append").and(takesArguments(1)).and(takesArgument(0, nameEndsWith(".MemoryRecords")))
+            .and(returns(int.class)))
+        .build();
+
+    /** TimeIndex overrides resize (and calls super under its own lock); OffsetIndex does not. */
+    public static final KafkaTarget INDEX_RESIZE = KafkaTarget.named("index.resize", "AbstractIndex.resize(int)")
+        .in(LOG + "AbstractIndex", LOG + "TimeIndex", LOG + "OffsetIndex",
+            STORAGE + "AbstractIndex", STORAGE + "TimeIndex", STORAGE + "OffsetIndex")
+        .overrideOnlyIn(LOG + "TimeIndex", LOG + "OffsetIndex", STORAGE + "TimeIndex", STORAGE + "OffsetIndex")
+        .shape(named("resize").and(takesArguments(int.class)).and(returns(boolean.class)))
+        .build();
+
+    /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
+    public static final KafkaTarget FILE_CHANNEL_TRANSFER_TO = KafkaTarget.named("jdk.transferTo",
+            "FileChannelImpl.transferTo(long,long,WritableByteChannel)")
+        .in("sun.nio.ch.FileChannelImpl")
+        .shape(named("transferTo").and(takesArguments(long.class, long.class, WritableByteChannel.class))
+            .and(returns(long.class)))
+        .inJdk(KafkaTargets::hasPathField)
+        .build();
+
+    /**
+     * Log.roll(Option) in 2.8, UnifiedLog.roll(Option) in 3.x and 4.0, UnifiedLog.roll(Optional) and roll()
+     * in 4.1+ (one calls the other). kafka-storage 4.0 also has a static-helper UnifiedLog: instance methods only.
+     */
+    public static final KafkaTarget LOG_ROLL = KafkaTarget.named("log.roll", "UnifiedLog.roll")
+        .in(LOG + "Log", LOG + "UnifiedLog", STORAGE + "UnifiedLog")
+        .shape(named("roll").and(not(isStatic())).and(takesArguments(0).or(takesArguments(1)))
+            .and(returns(nameEndsWith(".LogSegment"))))
+        .build();
+
+    /** takeSnapshot() up to 3.6; 3.7 adds takeSnapshot(boolean), which takeSnapshot() calls. */
+    public static final KafkaTarget SNAPSHOT_TAKE = KafkaTarget.named("snapshot.take", "ProducerStateManager.takeSnapshot")
+        .in(LOG + "ProducerStateManager", STORAGE + "ProducerStateManager")
+        .shape(named("takeSnapshot").and(not(isStatic())))
+        .build();
+
+    /**
+     * The Scala companion's name-mangled writeSnapshot(File, Map) up to 3.4, a static writeSnapshot(File, Map)
+     * in 3.5/3.6, writeSnapshot(File, Map, boolean sync) from 3.7.
+     */
+    public static final KafkaTarget SNAPSHOT_WRITE = KafkaTarget.named("snapshot.write",
+            "ProducerStateManager.writeSnapshot(File,...)")
+        .in(LOG + "ProducerStateManager$", STORAGE + "ProducerStateManager")
+        .shape(nameEndsWith("writeSnapshot").and(takesArgument(0, File.class)))
+        .build();
+
+    /** KAFKA-15046 (3.7) moved the snapshot fsync out of the roll into the scheduler's flush-log job. */
+    public static final KafkaTarget SNAPSHOT_FLUSH = KafkaTarget.named("snapshot.flush",
+            "UnifiedLog.flushProducerStateSnapshot(Path)")
+        .in(LOG + "UnifiedLog", STORAGE + "UnifiedLog")
+        .shape(named("flushProducerStateSnapshot").and(takesArguments(Path.class)))
+        .since("3.7", "there the snapshot fsync is part of snapshot_write, on the roll")
+        .build();
+
+    public static final KafkaTarget SEGMENT_INACTIVE = KafkaTarget.named("segment.inactive",
+            "LogSegment.onBecomeInactiveSegment()")
+        .in(LOG + "LogSegment", STORAGE + "LogSegment")
+        .shape(named("onBecomeInactiveSegment").and(takesNoArguments()))
+        .build();
+
+    /**
+     * Only the full overload, (long, int, long|Optional, boolean): 3.7 adds (long, int) and (long, int, long),
+     * which delegate to it; hooking them too would count a read twice.
+     */
+    public static final KafkaTarget SEGMENT_READ = KafkaTarget.named("segment.read", "LogSegment.read(long,int,...,boolean)")
+        .in(LOG + "LogSegment", STORAGE + "LogSegment")
+        .shape(named("read").and(takesArguments(4)).and(takesArgument(0, long.class))
+            .and(takesArgument(1, int.class)).and(takesArgument(3, boolean.class)))
+        .build();
+
+    /** With TLS the network thread reads the segment into a buffer instead of sendfile. */
+    public static final KafkaTarget TLS_TRANSFER_FROM = KafkaTarget.named("tls.transferFrom",
+            "SslTransportLayer.transferFrom(FileChannel,long,long)")
+        .in(NETWORK + "SslTransportLayer")
+        .shape(named("transferFrom").and(takesArguments(FileChannel.class, long.class, long.class))
+            .and(returns(long.class)))
+        .build();
+
+    // ---- mitigations ----
+
+    /** roll-flush: the snapshot write whose fsync it defers; from 3.7 it takes a sync flag and Kafka defers it itself. */
+    public static final KafkaTarget ROLL_SNAPSHOT_WRITE = KafkaTarget.named("roll-flush.snapshot.write",
+            "ProducerStateManager.writeSnapshot(File,Map)")
+        .in(LOG + "ProducerStateManager$", STORAGE + "ProducerStateManager")
+        .shape(nameEndsWith("writeSnapshot").and(takesArguments(2)).and(takesArgument(0, File.class)))
+        .until("3.7", "it takes a sync flag, and Kafka itself fsyncs the snapshot off the roll (KAFKA-15046)")
+        .build();
+
+    /** roll-flush: the roll that marks its thread; Scala until 4.0, then Java with an Optional. */
+    public static final KafkaTarget ROLL_WITH_OPTION = KafkaTarget.named("roll-flush.roll", "Log/UnifiedLog.roll(Option)")
+        .in(LOG + "Log", LOG + "UnifiedLog")
+        .shape(named("roll").and(not(isStatic())).and(takesArguments(1)).and(returns(nameEndsWith(".LogSegment"))))
+        .until("4.1", "UnifiedLog moved to kafka-storage; roll-flush is not needed from 3.7")
+        .build();
+
+    /** roll-flush, 2.8: the log's flush up to an offset, where deferred snapshots are made durable first. */
+    public static final KafkaTarget LOG_FLUSH = KafkaTarget.named("roll-flush.log.flush", "Log.flush(long)")
+        .in(LOG + "Log")
+        .shape(named("flush").and(not(isStatic())).and(takesArguments(long.class)))
+        .until("3.0", "kafka.log.Log became UnifiedLog in 3.0")
+        .build();
+
+    /** roll-flush, 3.x: the same flush on UnifiedLog, with its includingOffset flag. */
+    public static final KafkaTarget UNIFIED_LOG_FLUSH = KafkaTarget.named("roll-flush.unifiedlog.flush",
+            "UnifiedLog.flush(long,boolean)")
+        .in(LOG + "UnifiedLog")
+        .shape(named("flush").and(not(isStatic())).and(takesArguments(long.class, boolean.class)))
+        .between("3.0", "4.1", "Log before 3.0; UnifiedLog moved to kafka-storage in 4.1")
+        .build();
+
+    /** roll-flush, 3.x: LocalLog.markFlushed, which moves the recovery point under the partition lock. */
+    public static final KafkaTarget LOCAL_LOG_MARK_FLUSHED = KafkaTarget.named("roll-flush.locallog.markFlushed",
+            "LocalLog.markFlushed(long)")
+        .in(LOG + "LocalLog")
+        .shape(named("markFlushed").and(not(isStatic())).and(takesArguments(long.class)))
+        .between("3.0", "4.0", "no LocalLog before 3.0; it moved to kafka-storage in 4.0")
+        .build();
+
+    /** segment-flush-delay: the Java scheduler, schedule(String, Runnable, long delayMs, long periodMs). */
+    public static final KafkaTarget SCHEDULER_SCHEDULE = KafkaTarget.named("segment-flush-delay.schedule",
+            "KafkaScheduler.schedule(String,Runnable,long,long)")
+        .in("org.apache.kafka.server.util.KafkaScheduler")
+        .shape(named("schedule").and(takesArguments(4)).and(takesArgument(0, String.class))
+            .and(takesArgument(2, long.class)).and(takesArgument(3, long.class)))
+        .since("3.5", "the scheduler was Scala, kafka.utils.KafkaScheduler")
+        .build();
+
+    /** segment-flush-delay: the Scala scheduler, schedule(String, Function0, long delay, long period, TimeUnit). */
+    public static final KafkaTarget SCALA_SCHEDULER_SCHEDULE = KafkaTarget.named("segment-flush-delay.scala.schedule",
+            "KafkaScheduler.schedule(String,Function0,long,long,TimeUnit)")
+        .in("kafka.utils.KafkaScheduler")
+        .shape(named("schedule").and(takesArguments(5)).and(takesArgument(0, String.class))
+            .and(takesArgument(2, long.class)).and(takesArgument(3, long.class)).and(takesArgument(4, TimeUnit.class)))
+        .until("3.5", "the scheduler is Java, org.apache.kafka.server.util.KafkaScheduler")
+        .build();
+
+    private KafkaTargets() {
+    }
+
+    /** Every entry, points first, in the order the start-up line and the catalog test list them. */
+    public static List<KafkaTarget> all() {
+        return Collections.unmodifiableList(Arrays.asList(
+            SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
+            SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM,
+            ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH, LOCAL_LOG_MARK_FLUSHED,
+            SCHEDULER_SCHEDULE, SCALA_SCHEDULER_SCHEDULE));
+    }
+
+    /** The transferTo advice reads FileChannelImpl's path field. */
+    private static String hasPathField(TypeDescription type) {
+        for (FieldDescription.InDefinedShape field : type.getDeclaredFields()) {
+            if (field.getName().equals("path") && field.getType().asErasure().represents(String.class)) {
+                return null;
+            }
+        }
+        return "FileChannelImpl has no String field 'path' on this JDK";
+    }
+}
