@@ -1,26 +1,18 @@
 package io.stallscope.agent.logdir;
 
-import javax.management.MBeanServer;
+import io.stallscope.agent.jmx.MBeanRegistrations;
+
 import javax.management.ObjectName;
-import javax.management.StandardMBean;
-import java.lang.management.ManagementFactory;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Registers an MBean per log dir beside the OpStats ones, and removes them on detach. */
 public final class LogDirJmx implements LogDirListener {
-    private final List<ObjectName> registered = new CopyOnWriteArrayList<>();
+    private final MBeanRegistrations registrations = new MBeanRegistrations();
 
     @Override
     public void learned(LogDirInfo info) {
         try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            ObjectName name = new ObjectName("io.stallscope:type=LogDir,name=" + ObjectName.quote(info.logDir()));
-            if (server.isRegistered(name)) {
-                server.unregisterMBean(name);
-            }
-            server.registerMBean(new StandardMBean(new View(info), LogDirMBean.class), name);
-            registered.add(name);
+            registrations.register(new ObjectName("io.stallscope:type=LogDir,name=" + ObjectName.quote(info.logDir())),
+                new View(info), LogDirMBean.class);
         } catch (Exception e) {
             throw new IllegalStateException("log dir MBean for " + info.logDir() + " not registered", e);
         }
@@ -28,15 +20,7 @@ public final class LogDirJmx implements LogDirListener {
 
     @Override
     public void close() {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        for (ObjectName name : registered) {
-            try {
-                server.unregisterMBean(name);
-            } catch (Exception ignored) {
-                // already gone
-            }
-        }
-        registered.clear();
+        registrations.close();
     }
 
     private static final class View implements LogDirMBean {

@@ -3,11 +3,9 @@ package io.stallscope.agent.report;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.model.ThreadRole;
 
-import javax.management.MBeanServer;
+import io.stallscope.agent.jmx.MBeanRegistrations;
+
 import javax.management.ObjectName;
-import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Registers one MBean per op and thread role, reading the same histograms Prometheus scrapes. (Micrometer's
@@ -15,34 +13,20 @@ import java.util.List;
  */
 public final class JmxExporter implements AutoCloseable {
     static final String DOMAIN = "io.stallscope";
-    private final List<ObjectName> registered = new ArrayList<>();
+    private final MBeanRegistrations registrations = new MBeanRegistrations();
 
     public JmxExporter(OpMetrics metrics) throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         for (int op = 0; op < Op.COUNT; op++) {
             for (ThreadRole role : ThreadRole.values()) {
-                ObjectName name = new ObjectName(DOMAIN + ":type=OpStats,op=" + Op.name(op) + ",role=" + role.label());
-                if (server.isRegistered(name)) {
-                    server.unregisterMBean(name);
-                }
-                server.registerMBean(new javax.management.StandardMBean(new OpStats(metrics.histogram(op, role.ordinal())),
-                    OpStatsMBean.class), name);
-                registered.add(name);
+                registrations.register(new ObjectName(DOMAIN + ":type=OpStats,op=" + Op.name(op) + ",role=" + role.label()),
+                    new OpStats(metrics.histogram(op, role.ordinal())), OpStatsMBean.class);
             }
         }
     }
 
     @Override
     public void close() {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        for (ObjectName name : registered) {
-            try {
-                server.unregisterMBean(name);
-            } catch (Exception ignored) {
-                // already gone
-            }
-        }
-        registered.clear();
+        registrations.close();
     }
 
     static final class OpStats implements OpStatsMBean {
