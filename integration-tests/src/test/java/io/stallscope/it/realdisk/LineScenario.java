@@ -147,7 +147,7 @@ final class LineScenario {
                     w = measure(o, broker, prometheus, steady, dir);
                 }
                 broker.stop(); // the JVM writes its file-I/O recording as it exits
-                List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/");
+                List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/", SLOW_WRITE);
                 r = new Result(o, o.container() ? disk.describe(reads, "the container engine's device limits, broker in a container") : disk.describe(), resident, w.p999Before, w.p999During,
                     SlowFileWrites.between(writes, w.beforeAt, w.catchUpAt),
                     SlowFileWrites.between(writes, w.catchUpAt, w.catchUpEndAt),

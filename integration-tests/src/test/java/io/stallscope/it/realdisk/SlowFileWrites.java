@@ -48,11 +48,16 @@ public final class SlowFileWrites {
         return "-XX:StartFlightRecording=name=stallscope-file-io,settings=" + settings + ",filename=" + file + ",dumponexit=true";
     }
 
-    /** The file writes in the recording made by request handlers to files whose path contains {@code pathPart}. */
-    public static List<Write> byRequestHandlers(Path recording, String pathPart) throws Exception {
+    /**
+     * The file writes of at least {@code threshold} in the recording made by request handlers to files whose
+     * path contains {@code pathPart}. The duration is checked here too: JFR applies the lowest threshold of all
+     * the JVM's recordings to each of them, so an agent capture running beside this one brings shorter writes in.
+     */
+    public static List<Write> byRequestHandlers(Path recording, String pathPart, Duration threshold) throws Exception {
         List<Write> out = new ArrayList<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(recording)) {
-            if (!e.getEventType().getName().equals("jdk.FileWrite") || e.getThread() == null) {
+            if (!e.getEventType().getName().equals("jdk.FileWrite") || e.getThread() == null
+                || e.getDuration().compareTo(threshold) < 0) {
                 continue;
             }
             String thread = e.getThread().getJavaName();
