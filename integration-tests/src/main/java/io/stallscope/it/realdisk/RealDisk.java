@@ -198,8 +198,7 @@ public final class RealDisk implements AutoCloseable {
 
     /** Which disk a test or benchmark used, for its output, e.g. "real xfs on /dev/loop0 (2.0 GiB loop image, direct I/O), reads 8 MiB/s, cgroup v1 blkio ...". */
     public String describe() {
-        return String.format(Locale.ROOT, "real %s on %s (%.1f GiB loop image%s), %s, %s", fs.kernelName(), device,
-            sizeBytes / (double) (1L << 30), directIo ? ", direct I/O" : "", limits.describe(), cgroup.describe());
+        return disk() + ", " + limits.describe() + ", " + cgroup.describe();
     }
 
     /**
@@ -207,8 +206,13 @@ public final class RealDisk implements AutoCloseable {
      * broker in a container: "real xfs on /dev/loop0 (...), reads 8 MiB/s, by podman's device limits".
      */
     public String describe(IoLimits applied, String by) {
-        return String.format(Locale.ROOT, "real %s on %s (%.1f GiB loop image%s), %s, by %s", fs.kernelName(), device,
-            sizeBytes / (double) (1L << 30), directIo ? ", direct I/O" : "", applied.describe(), by);
+        return disk() + ", " + applied.describe() + ", by " + by;
+    }
+
+    /** "real xfs on /dev/loop0 (1.0 GiB loop image, direct I/O)". */
+    private String disk() {
+        return String.format(Locale.ROOT, "real %s on %s (%.1f GiB loop image%s)", fs.kernelName(), device,
+            sizeBytes / (double) (1L << 30), directIo ? ", direct I/O" : "");
     }
 
     @Override
