@@ -18,6 +18,8 @@ public final class Contention {
     public long totalWaitNanos;
     public int waitCount;
     public long longestWaitNanos;
+    /** When the longest wait began (epoch ns): the moment a report points at. */
+    public long longestWaitStart;
     // Indexed by thread id: a contention storm adds millions of waits, a map would box each one.
     private Share[] waiters = new Share[16];
     private HolderShare[] holders = new HolderShare[16];
@@ -33,7 +35,10 @@ public final class Contention {
         long d = w.duration();
         totalWaitNanos += d;
         waitCount++;
-        longestWaitNanos = Math.max(longestWaitNanos, d);
+        if (d > longestWaitNanos || waitCount == 1) {
+            longestWaitNanos = d;
+            longestWaitStart = w.start;
+        }
         if (w.thread >= waiters.length) waiters = java.util.Arrays.copyOf(waiters, Math.max(w.thread + 1, waiters.length * 2));
         if (waiters[w.thread] == null) waiters[w.thread] = new Share(w.thread);
         waiters[w.thread].add(d);
@@ -52,7 +57,10 @@ public final class Contention {
     void merge(Contention o) {
         totalWaitNanos += o.totalWaitNanos;
         waitCount += o.waitCount;
-        longestWaitNanos = Math.max(longestWaitNanos, o.longestWaitNanos);
+        if (o.longestWaitNanos > longestWaitNanos) {
+            longestWaitNanos = o.longestWaitNanos;
+            longestWaitStart = o.longestWaitStart;
+        }
         if (o.waiters.length > waiters.length) waiters = java.util.Arrays.copyOf(waiters, o.waiters.length);
         for (Share s : o.waiters) {
             if (s == null) continue;
@@ -129,6 +137,8 @@ public final class Contention {
         public long storageNanos;
         public int storageCount;
         public long longestStorageWait;
+        /** When that wait began (epoch ns). */
+        public long longestStorageStart;
         public Holder tellingStorage;
         private double storageConfidenceSum;
         public final Map<Integer, Long> storageWaiters = new HashMap<>();
@@ -152,6 +162,7 @@ public final class Contention {
                 storageWaiters.merge(w.thread, d, Long::sum);
                 if (tellingStorage == null || d > longestStorageWait) {
                     longestStorageWait = d;
+                    longestStorageStart = w.start;
                     tellingStorage = w.holder;
                 }
             }
@@ -171,6 +182,7 @@ public final class Contention {
             o.storageWaiters.forEach((t, n) -> storageWaiters.merge(t, n, Long::sum));
             if (o.tellingStorage != null && (tellingStorage == null || o.longestStorageWait > longestStorageWait)) {
                 longestStorageWait = o.longestStorageWait;
+                longestStorageStart = o.longestStorageStart;
                 tellingStorage = o.tellingStorage;
             }
         }

@@ -6,12 +6,26 @@ import java.util.Map;
 /**
  * A pattern operators hunt, with the evidence for it. {@code weightNanos} ranks findings: the stall time it
  * explains. {@code details}: named facts automation asserts on (in the JSON as fields of the finding), empty for
- * the kinds that have none.
+ * the kinds that have none. {@code atNanos}: the moment in the recording (epoch ns) that shows it, or
+ * {@link #NO_MOMENT}.
  */
 public record Finding(String kind, String summary, List<String> threads, List<String> evidence, long weightNanos,
-                      Map<String, Object> details) {
+                      Map<String, Object> details, long atNanos) {
+    /** {@code atNanos} when a finding has no one moment to show. */
+    public static final long NO_MOMENT = -1;
+
     public Finding(String kind, String summary, List<String> threads, List<String> evidence, long weightNanos) {
-        this(kind, summary, threads, evidence, weightNanos, Map.of());
+        this(kind, summary, threads, evidence, weightNanos, Map.of(), NO_MOMENT);
+    }
+
+    public Finding(String kind, String summary, List<String> threads, List<String> evidence, long weightNanos,
+                   Map<String, Object> details) {
+        this(kind, summary, threads, evidence, weightNanos, details, NO_MOMENT);
+    }
+
+    /** The same finding, pointing at the moment (epoch ns) that shows it best: the op, the longest wait, the first stall. */
+    public Finding at(long epochNanos) {
+        return new Finding(kind, summary, threads, evidence, weightNanos, details, epochNanos);
     }
 
     public static final String STALLED_OP_UNDER_LOCK = "stalled-op-under-lock";

@@ -47,6 +47,11 @@ final class FindingDetector {
         return f.kind().equals(Finding.STALLED_OP_UNDER_LOCK) ? 0 : f.kind().equals(Finding.CONTENDED_LOCKS) ? 2 : 1;
     }
 
+    /** "1 wait", "3 waits". */
+    private static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     private static String ms(long nanos) {
         return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
@@ -64,9 +69,11 @@ final class FindingDetector {
                     .thenComparingInt(h -> h.thread));
             long total = 0;
             long longest = 0;
+            long longestStart = Finding.NO_MOMENT;
             Map<Integer, Long> waiters = new HashMap<>();
             for (Contention.HolderShare h : holders) {
                 total += h.storageNanos;
+                if (h.longestStorageWait > longest || longestStart == Finding.NO_MOMENT) longestStart = h.longestStorageStart;
                 longest = Math.max(longest, h.longestStorageWait);
                 h.storageWaiters.forEach((t, n) -> waiters.merge(t, n, Long::sum));
             }
@@ -95,7 +102,7 @@ final class FindingDetector {
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
                     .thenComparing(Map.Entry::getKey)).limit(8)
                     .forEach(w -> evidence.add("waiter " + rec.threadName(w.getKey()) + " waited " + ms(w.getValue())));
-            out.add(new Finding(Finding.HOLDER_IN_FILE_IO, summary, threads, evidence, total));
+            out.add(new Finding(Finding.HOLDER_IN_FILE_IO, summary, threads, evidence, total).at(longestStart));
         }
     }
 
@@ -121,6 +128,10 @@ final class FindingDetector {
         long unmapSamples = 0;
         List<String> unmapThreads = new ArrayList<>();
         List<String> unmapEvidence = new ArrayList<>();
+        // The first sample or event in each kind of stall: the moment a report points at.
+        long networkAt = Long.MAX_VALUE;
+        long fsyncAt = Long.MAX_VALUE;
+        long unmapAt = Long.MAX_VALUE;
 
         Map<Integer, List<IoEvent>> io = new HashMap<>();
         for (IoEvent e : rec.io) {
@@ -140,9 +151,10 @@ final class FindingDetector {
                 boolean index = indexWork(stack);
                 if (index && op == IoOp.NONE) op = IoOp.MUNMAP;
                 if (!op.storage()) continue;
-                long[] tv = time.computeIfAbsent(op, k -> new long[2]);
+                long[] tv = time.computeIfAbsent(op, k -> new long[] {0, 0, Long.MAX_VALUE});
                 tv[0] += c.weight() * interval;
                 tv[1] += c.weight();
+                tv[2] = Math.min(tv[2], c.time());
                 stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, (long) c.weight(), Long::sum);
                 if (op == IoOp.FSYNC && roll(stack)) threadRoll = true;
                 if (index) indexWork = true;
@@ -151,8 +163,9 @@ final class FindingDetector {
                 IoOp op = e.type().equals("FileForce") ? IoOp.FSYNC : e.type().equals("FileRead") ? IoOp.FILE_READ
                         : e.type().equals("FileWrite") ? IoOp.WRITE : IoOp.SOCKET;
                 if (!op.storage()) continue;
-                long[] tv = time.computeIfAbsent(op, k -> new long[2]);
+                long[] tv = time.computeIfAbsent(op, k -> new long[] {0, 0, Long.MAX_VALUE});
                 tv[0] += e.end() - e.start();
+                tv[2] = Math.min(tv[2], e.start());
                 tv[1] += MIN_SAMPLES; // a recorded event passed JFR's threshold: it counts as seen
                 if (e.stack() > 0) stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(e.stack(), 1L, Long::sum);
                 if (op == IoOp.FSYNC && roll(e.stack())) threadRoll = true;
@@ -163,6 +176,7 @@ final class FindingDetector {
                     long[] tv = time.get(op);
                     if (tv == null || tv[1] < MIN_SAMPLES) continue;
                     sendfileTotal += tv[0];
+                    networkAt = Math.min(networkAt, tv[2]);
                     if (!networkThreads.contains(t.name())) networkThreads.add(t.name());
                     networkEvidence.add(t.name() + ": ~" + ms(tv[0]) + " in " + op.syscall + " (" + tv[1] + " samples), e.g. "
                             + a.frames(top(stacks.get(op)), 8));
@@ -172,6 +186,7 @@ final class FindingDetector {
             boolean producePath = role.equals("request-handler");
             if (fs != null && fs[1] >= MIN_SAMPLES && (producePath || threadRoll)) {
                 fsyncTotal += fs[0];
+                fsyncAt = Math.min(fsyncAt, fs[2]);
                 roll |= threadRoll;
                 fsyncThreads.add(t.name());
                 fsyncEvidence.add(t.name() + ": ~" + ms(fs[0]) + " in fsync (" + fs[1] + " samples)"
@@ -184,6 +199,7 @@ final class FindingDetector {
                 if (tv == null) continue;
                 threadUnmap += tv[0];
                 threadUnmapSamples += tv[1];
+                if (tv[1] > 0) unmapAt = Math.min(unmapAt, tv[2]);
             }
             if (threadUnmapSamples > 0) {
                 unmapTotal += threadUnmap;
@@ -196,16 +212,16 @@ final class FindingDetector {
         }
         if (!networkThreads.isEmpty()) {
             out.add(new Finding(Finding.NETWORK_THREAD_IO, String.format("%d network thread%s spent ~%s in sendfile/transferTo or file reads instead of serving sockets",
-                    networkThreads.size(), networkThreads.size() == 1 ? "" : "s", ms(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal));
+                    networkThreads.size(), networkThreads.size() == 1 ? "" : "s", ms(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal).at(networkAt));
         }
         if (!fsyncThreads.isEmpty()) {
             out.add(new Finding(Finding.FSYNC_ON_PRODUCE, String.format("fsync on the produce path%s: %d thread%s spent ~%s in fsync",
                     roll ? " during a segment roll" : "", fsyncThreads.size(), fsyncThreads.size() == 1 ? "" : "s", ms(fsyncTotal)),
-                    fsyncThreads, fsyncEvidence, fsyncTotal));
+                    fsyncThreads, fsyncEvidence, fsyncTotal).at(fsyncAt));
         }
         if (unmapSamples >= 3) {
             out.add(new Finding(Finding.INDEX_UNMAP_STORM, String.format("index resize / unmap storm: ~%s in munmap or ftruncate over %d samples on %d thread%s",
-                    ms(unmapTotal), unmapSamples, unmapThreads.size(), unmapThreads.size() == 1 ? "" : "s"), unmapThreads, unmapEvidence, unmapTotal));
+                    ms(unmapTotal), unmapSamples, unmapThreads.size(), unmapThreads.size() == 1 ? "" : "s"), unmapThreads, unmapEvidence, unmapTotal).at(unmapAt));
         }
     }
 
@@ -270,15 +286,15 @@ final class FindingDetector {
         List<String> threads = new ArrayList<>();
         for (Contention c : cs.subList(0, Math.min(cs.size(), Math.max(1, a.options().top())))) {
             Holder h = c.mainHolder();
-            evidence.add(String.format("%s: %s over %d waits by %d threads%s", c.label, ms(c.totalWaitNanos), c.waitCount,
-                    c.waiters().size(), h == null ? "" : "; held by " + rec.threadName(h.thread()) + " (" + h.how() + ")"));
+            evidence.add(String.format("%s: %s over %s by %s%s", c.label, ms(c.totalWaitNanos), count(c.waitCount, "wait"),
+                    count(c.waiters().size(), "thread"), h == null ? "" : "; held by " + rec.threadName(h.thread()) + " (" + h.how() + ")"));
             c.waiters().forEach(s -> {
                 String n = rec.threadName(s.thread);
                 if (!threads.contains(n)) threads.add(n);
             });
         }
-        String summary = String.format("%d contended lock%s; most waited: %s, %s over %d waits by %d threads",
-                cs.size(), cs.size() == 1 ? "" : "s", first.label, ms(first.totalWaitNanos), first.waitCount, first.waiters().size());
-        out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos));
+        String summary = String.format("%s; most waited: %s, %s over %s by %s", count(cs.size(), "contended lock"),
+                first.label, ms(first.totalWaitNanos), count(first.waitCount, "wait"), count(first.waiters().size(), "thread"));
+        out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos).at(first.longestWaitStart));
     }
 }

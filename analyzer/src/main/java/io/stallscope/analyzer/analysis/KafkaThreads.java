@@ -23,6 +23,18 @@ public final class KafkaThreads {
         return name != null && TOOL.matcher(name).find();
     }
 
+    /** {@code data-plane-} and a network thread's {@code ListenerName(X)-}: what every broker thread or listener repeats. */
+    private static final Pattern REPEATED = Pattern.compile("^data-plane-(?=kafka-)|ListenerName\\(([^)]*)\\)-(?=\\w)");
+
+    /**
+     * A broker thread's name without what its neighbours repeat, for a lane label:
+     * {@code data-plane-kafka-network-thread-1-ListenerName(PLAINTEXT)-PLAINTEXT-0} is
+     * {@code kafka-network-thread-1-PLAINTEXT-PLAINTEXT-0}. Other names are kept.
+     */
+    public static String shortName(String name) {
+        return name == null ? null : REPEATED.matcher(name).replaceAll(m -> m.group(1) == null ? "" : m.group(1) + "-");
+    }
+
     public static String role(String name) {
         if (name == null) return "other";
         if (NETWORK.matcher(name).find()) return "network";

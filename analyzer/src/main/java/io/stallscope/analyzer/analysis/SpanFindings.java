@@ -54,7 +54,7 @@ final class SpanFindings {
             evidence.add(String.format(Locale.ROOT, "%d more agent op%s made others wait for their thread's lock, %s in total: %s",
                     rest.size(), rest.size() == 1 ? "" : "s", ms(nanos), ops.entrySet().stream()
                             .map(e -> e.getKey() + " x" + e.getValue()).collect(java.util.stream.Collectors.joining(", "))));
-            stalledOps.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos()));
+            stalledOps.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details(), f.atNanos()));
         }
         out.addAll(stalledOps);
         stalls.forEach(s -> anchored.add(s.span));
@@ -111,7 +111,7 @@ final class SpanFindings {
             evidence.add(String.format(Locale.ROOT, "waiter %s waited %s over %d wait%s during the op (%s)", rec.threadName(e.getKey()),
                     ms(v[0]), v[1], v[1] == 1 ? "" : "s", HOW_EVIDENCE[howIndex(v[2])]));
         }
-        return new Finding(Finding.STALLED_OP_UNDER_LOCK, summary, threads, evidence, st.waitNanos);
+        return new Finding(Finding.STALLED_OP_UNDER_LOCK, summary, threads, evidence, st.waitNanos).at(s.start());
     }
 
     /** How a waiter was tied to the stalled thread, the surest first (docs/analyzer.md explains each). */
@@ -134,7 +134,7 @@ final class SpanFindings {
         evidence.add(spanLine(s));
         Sampled sampled = sampledDuring(s);
         if (sampled != null) evidence.add(sampled.text);
-        return new Finding(Finding.SLOW_OP, summary, List.of(thread), evidence, s.duration());
+        return new Finding(Finding.SLOW_OP, summary, List.of(thread), evidence, s.duration()).at(s.start());
     }
 
     private static String forPartition(Span s) {

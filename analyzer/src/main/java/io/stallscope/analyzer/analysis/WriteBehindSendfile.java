@@ -109,7 +109,7 @@ final class WriteBehindSendfile {
             List<String> evidence = new ArrayList<>(f.evidence());
             evidence.add(String.format(Locale.ROOT, "%d more file%s had appends stalled behind reads, %s of overlap in total",
                     rest.size(), rest.size() == 1 ? "" : "s", ms(nanos)));
-            found.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details()));
+            found.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details(), f.atNanos()));
         }
         out.addAll(found);
     }
@@ -329,7 +329,8 @@ final class WriteBehindSendfile {
         details.put("device", xfs ? dir.device() : null);
         details.put("writeSource", w.source);
         details.put("readSource", r.source);
-        return new Finding(Finding.WRITE_BEHIND_SENDFILE, summary, threads, evidence, totalOverlap, details);
+        return new Finding(Finding.WRITE_BEHIND_SENDFILE, summary, threads, evidence, totalOverlap, details)
+                .at(Math.max(w.start, r.start));
     }
 
     /** "was sampled 7 times in write(2) during the overlap, e.g. frames", or null. */

@@ -3,6 +3,8 @@ package io.stallscope.analyzer.cli;
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Analyzer;
 import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.view.ReportView;
+import io.stallscope.analyzer.analysis.view.ReportViews;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.read.JfrFileReader;
 import io.stallscope.analyzer.render.HtmlReport;
@@ -28,8 +30,8 @@ import java.util.regex.PatternSyntaxException;
 
 /** {@code analyzer report}: reads the recordings, analyses them together, prints and writes the reports. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Per-thread timelines of lock contention from JFR recordings (async-profiler or JDK Flight Recorder),",
-                "naming who held each lock and what it was doing. Several files (a fleet's) are analysed together."},
+        description = {"Names lock waits and storage stalls in JFR recordings, who held each lock and what it did.",
+                "Reads async-profiler and JDK Flight Recorder files; several files (a fleet's) are analysed together."},
         footer = {"", "T is an offset from the recording's start (30s, 1500ms, 2m) or a time (04:25:09.5, 2024-05-01T04:25:09Z).",
                 "DURATION is a number with a unit: 10ms, 1.5s, 500us (a bare number means milliseconds).",
                 "Exit status: 0 done, 1 an input could not be read, 2 usage error."})
@@ -80,6 +82,10 @@ public final class ReportCommand implements Callable<Integer> {
             // Check time syntax before the (possibly long) read.
             if (from != null) TimeArgs.instant(from, 0);
             if (to != null) TimeArgs.instant(to, 0);
+            // Two times of one kind (offsets, or clock times) compare without the recording: say so before the read.
+            if (from != null && to != null && TimeArgs.sameKind(from, to) && TimeArgs.instant(from, 0) > TimeArgs.instant(to, 0)) {
+                throw new IllegalArgumentException("--from " + from + " is after --to " + to);
+            }
         } catch (PatternSyntaxException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "invalid --threads regex: " + e.getDescription());
         } catch (IllegalArgumentException e) {
@@ -93,6 +99,7 @@ public final class ReportCommand implements Callable<Integer> {
         long tRead = 0;
         long tAnalysis = 0;
         Analysis a;
+        ReportView view;
         try (Progress progress = Progress.start(err, files)) {
             for (Path f : files) {
                 try {
@@ -115,20 +122,27 @@ public final class ReportCommand implements Callable<Integer> {
             tRead = System.nanoTime();
             progress.phase("analysing " + rec.samples.size() + " samples");
             long start = rec.startNanos();
-            Options o = new Options(threadPattern, from == null ? Long.MIN_VALUE : TimeArgs.instant(from, start),
-                    to == null ? Long.MAX_VALUE : TimeArgs.instant(to, start), minWaitNanos, top);
+            long fromNanos = from == null ? Long.MIN_VALUE : TimeArgs.instant(from, start);
+            long toNanos = to == null ? Long.MAX_VALUE : TimeArgs.instant(to, start);
+            String outside = TimeArgs.outside(from, fromNanos, to, toNanos, start, rec.endNanos());
+            if (outside != null) {
+                progress.close();
+                throw new CommandLine.ParameterException(spec.commandLine(), outside);
+            }
+            Options o = new Options(threadPattern, fromNanos, toNanos, minWaitNanos, top);
             a = Analyzer.analyze(rec, o);
+            view = ReportViews.of(a);
             tAnalysis = System.nanoTime();
             if (json != null || html != null) progress.phase("writing the reports");
             try {
                 if (json != null) {
                     try (OutputStream s = Files.newOutputStream(json)) {
-                        JsonReport.write(a, s);
+                        JsonReport.write(view, s);
                     }
                 }
                 if (html != null) {
                     try (OutputStream s = Files.newOutputStream(html)) {
-                        HtmlReport.write(a, s);
+                        HtmlReport.write(view, s);
                     }
                 }
             } catch (IOException e) {
@@ -140,7 +154,7 @@ public final class ReportCommand implements Callable<Integer> {
         for (var f : rec.files) {
             for (String w : f.warnings) err.println("analyzer: warning: " + f.path + ": " + w);
         }
-        TextReport.write(a, out);
+        TextReport.write(view, out);
         out.flush();
         if (timing) {
             long end = System.nanoTime();

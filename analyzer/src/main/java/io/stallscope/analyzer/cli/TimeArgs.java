@@ -55,6 +55,29 @@ final class TimeArgs {
         }
     }
 
+    /** Whether two times are of one kind (both offsets, both clock times, both instants), so compare as given. */
+    static boolean sameKind(String a, String b) {
+        return kind(a) == kind(b);
+    }
+
+    private static int kind(String s) {
+        String t = s.trim();
+        return t.contains("T") && t.length() > 10 ? 2 : t.contains(":") ? 1 : 0;
+    }
+
+    /**
+     * Why --from/--to select nothing of a recording spanning [start, end] (epoch ns), or null when they are fine:
+     * inverted, or wholly before or after it. The message names the recording's span so the fix is at hand.
+     */
+    static String outside(String from, long fromNanos, String to, long toNanos, long start, long end) {
+        String span = String.format(java.util.Locale.ROOT, "the recording runs from %s to %s (+0 s to +%.1f s)",
+                Instant.ofEpochSecond(0, start), Instant.ofEpochSecond(0, end), (end - start) / 1e9);
+        if (from != null && to != null && fromNanos > toNanos) return "--from " + from + " is after --to " + to + "; " + span;
+        if (from != null && fromNanos > end) return "--from " + from + " is after the recording's end: " + span;
+        if (to != null && toNanos < start) return "--to " + to + " is before the recording's start: " + span;
+        return null;
+    }
+
     static ZoneOffset utc() {
         return ZoneOffset.UTC;
     }

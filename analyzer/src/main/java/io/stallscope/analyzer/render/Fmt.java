@@ -14,4 +14,9 @@ final class Fmt {
     static String msText(long nanos) {
         return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
+
+    /** "1 wait", "2 waits": the count and the noun in agreement (nouns that take an s). */
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
 }

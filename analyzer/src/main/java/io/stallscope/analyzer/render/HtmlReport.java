@@ -5,14 +5,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Contention;
-import io.stallscope.analyzer.analysis.Finding;
-import io.stallscope.analyzer.analysis.KafkaThreads;
 import io.stallscope.analyzer.analysis.Wait;
+import io.stallscope.analyzer.analysis.view.FindingView;
+import io.stallscope.analyzer.analysis.view.ReportView;
+import io.stallscope.analyzer.analysis.view.ReportViews;
+import io.stallscope.analyzer.analysis.view.StackTree;
+import io.stallscope.analyzer.analysis.view.ThreadView;
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
-import io.stallscope.analyzer.model.ThreadInfo;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,11 +25,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One self-contained HTML file: the data as JSON in a script element, the timeline's JS and CSS inline, nothing
@@ -40,16 +40,23 @@ public final class HtmlReport {
     static final int SAMPLE_BUDGET = 400_000;
     static final int WAIT_BUDGET = 60_000;
     static final int STACK_DEPTH = 48;
+    /** Flame boxes thinner than this share of the whole are left out: under a pixel wide, and they bloat the page. */
+    static final double FLAME_MIN_SHARE = 0.002;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private HtmlReport() {
     }
 
-    public static void write(Analysis a, OutputStream out) throws IOException {
-        out.write(render(a).getBytes(StandardCharsets.UTF_8));
+    public static void write(ReportView v, OutputStream out) throws IOException {
+        out.write(render(v).getBytes(StandardCharsets.UTF_8));
     }
 
     public static String render(Analysis a) throws IOException {
+        return render(ReportViews.of(a));
+    }
+
+    public static String render(ReportView v) throws IOException {
+        Analysis a = v.analysis();
         Recording rec = a.recording();
         StringBuilder h = new StringBuilder(1 << 16);
         h.append("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
@@ -60,8 +67,8 @@ public final class HtmlReport {
         rec.files.forEach(f -> files.add(f.path + " (" + String.join("+", f.producers) + ")"));
         h.append(esc(String.join(", ", files))).append(String.format(Locale.ROOT, " &middot; %.1f s", (rec.endNanos() - rec.startNanos()) / 1e9));
         h.append("</div></header>\n<section class=\"findings\"><h2>Findings</h2><ol id=\"findings\">\n");
-        for (Finding f : JsonReport.top(a.findings(), a.options().top())) {
-            h.append("<li><span class=\"kind\">").append(esc(f.kind())).append("</span> ").append(esc(f.summary()));
+        for (FindingView f : v.findings()) {
+            h.append("<li><span class=\"kind\">").append(esc(f.finding().kind())).append("</span> ").append(esc(f.finding().summary()));
             h.append(momentLink(f)).append("</li>\n");
         }
         if (a.findings().isEmpty()) h.append("<li>No lock contention or storage stall found.</li>\n");
@@ -75,23 +82,26 @@ public final class HtmlReport {
                 .append("<span><span class=\"sw\" style=\"background:rgba(0,137,123,0.5)\"></span>Stallscope agent span</span>")
                 .append("<span>bars: waits by lock &middot; outlined: the holder meanwhile (dashed link: inferred)</span></div>\n");
         h.append("<div id=\"lanes\"><canvas id=\"timeline\"></canvas></div>\n<section id=\"details\"><p class=\"hint\">Click the timeline to see every thread's stack at that moment.</p></section>\n");
-        h.append("<script type=\"application/json\" id=\"stallscope-data\">").append(scriptSafe(MAPPER.writeValueAsString(data(a))))
+        h.append("<section class=\"flames\"><h2>Where the waiting went</h2>")
+                .append("<p class=\"hint\">Stacks merged from the outermost frame down, each box as wide as the lock wait it stands for;")
+                .append(" hover a box for its method and time.</p>\n")
+                .append("<h3>Waiting threads: where they waited</h3><div class=\"flame\" id=\"flame-waiting\"></div>\n")
+                .append("<h3>Holders: what they did meanwhile</h3><div class=\"flame\" id=\"flame-holding\"></div></section>\n");
+        h.append("<script type=\"application/json\" id=\"stallscope-data\">").append(scriptSafe(MAPPER.writeValueAsString(data(v))))
                 .append("</script>\n<script>\n").append(resource("report.js")).append("</script>\n</body></html>\n");
         return h.toString();
     }
 
     /**
-     * For a finding about two threads at one moment (write-behind-sendfile): a link that filters the lanes to both
-     * threads and selects the moment, as {@code #filter=REGEX&t=MS} does on load.
+     * A link to the finding's moment: it filters the lanes to the finding's threads and selects the moment, as
+     * {@code #filter=REGEX&t=MS} does on load.
      */
-    static String momentLink(Finding f) {
-        Object at = f.details().get("overlapStartMs");
-        Object writer = f.details().get("writerThread");
-        Object reader = f.details().get("readerThread");
-        if (!(at instanceof Number) || writer == null || reader == null) return "";
-        String filter = "^(" + regexQuote(writer.toString()) + "|" + regexQuote(reader.toString()) + ")$";
-        String href = "#filter=" + java.net.URLEncoder.encode(filter, StandardCharsets.UTF_8).replace("+", "%20")
-                + "&t=" + String.format(Locale.ROOT, "%.2f", ((Number) at).doubleValue());
+    static String momentLink(FindingView f) {
+        if (!f.hasMoment()) return "";
+        StringBuilder filter = new StringBuilder();
+        for (String t : f.threads()) filter.append(filter.length() == 0 ? "^(" : "|").append(regexQuote(t));
+        String href = (filter.length() == 0 ? "#" : "#filter=" + java.net.URLEncoder.encode(filter + ")$", StandardCharsets.UTF_8)
+                .replace("+", "%20") + "&") + "t=" + String.format(Locale.ROOT, "%.2f", f.atNanos() / 1e6);
         return " <a class=\"moment\" href=\"" + esc(href) + "\">show on the timeline</a>";
     }
 
@@ -147,7 +157,8 @@ public final class HtmlReport {
         return Math.round((nanos - origin) / 1e4) / 100.0;
     }
 
-    private static ObjectNode data(Analysis a) {
+    private static ObjectNode data(ReportView v) {
+        Analysis a = v.analysis();
         Recording rec = a.recording();
         long origin = rec.startNanos();
         long from = Math.max(origin, a.options().from());
@@ -168,38 +179,21 @@ public final class HtmlReport {
             locks.addObject().put("label", c.label).put("totalWaitMs", Math.round(c.totalWaitNanos / 1e4) / 100.0);
         }
 
-        // Lanes: threads in contentions first (by wait, then as holders), then the rest by name.
-        Map<Integer, Long> involvement = new HashMap<>();
-        for (Wait w : a.waits()) {
-            involvement.merge(w.thread, w.duration(), Long::sum);
-            if (w.holder != null) involvement.merge(w.holder.thread(), w.duration(), Long::sum);
-        }
-        Set<Integer> spanThreads = new LinkedHashSet<>();
-        rec.spans.forEach(s -> spanThreads.add(s.thread()));
-        List<ThreadInfo> lanes = new ArrayList<>();
-        for (ThreadInfo t : rec.threads) {
-            boolean involved = involvement.containsKey(t.id());
-            if (!involved && !a.options().threadMatches(t.name())) continue;
-            if (!involved && rec.samples.lane(t.id()).size() == 0 && !spanThreads.contains(t.id())) continue;
-            lanes.add(t);
-        }
-        lanes.sort(Comparator.comparingLong((ThreadInfo t) -> -involvement.getOrDefault(t.id(), 0L))
-                .thenComparing(t -> KafkaThreads.role(t.name()).equals("other"))
-                .thenComparing(ThreadInfo::name).thenComparingInt(ThreadInfo::id));
+        List<ThreadView> lanes = v.lanes();
         ArrayNode threads = d.putArray("threads");
         ObjectNode threadPos = d.putObject("threadPos");
         boolean manyFiles = rec.files.size() > 1;
-        for (ThreadInfo t : lanes) {
+        for (ThreadView t : lanes) {
             threadPos.put(String.valueOf(t.id()), threads.size());
             String name = manyFiles ? "[" + (t.file() + 1) + "] " + t.name() : t.name();
-            threads.addObject().put("id", t.id()).put("name", name).put("file", t.file()).put("role", KafkaThreads.role(t.name()));
+            threads.addObject().put("id", t.id()).put("name", name).put("lane", t.lane()).put("file", t.file()).put("role", t.role());
         }
         ArrayNode intervals = d.putArray("intervalMs");
         for (long iv : a.intervals()) intervals.add(iv / 1e6);
 
         // Samples, thinned evenly if over budget; stacks and frames renumbered to those used.
         long total = 0;
-        for (ThreadInfo t : lanes) total += countIn(rec.samples.lane(t.id()), from, to);
+        for (ThreadView t : lanes) total += countIn(rec.samples.lane(t.id()), from, to);
         int stride = (int) Math.max(1, (total + SAMPLE_BUDGET - 1) / SAMPLE_BUDGET);
         Map<Integer, Integer> stackIndex = new HashMap<>();
         Map<Integer, Integer> frameIndex = new HashMap<>();
@@ -207,7 +201,7 @@ public final class HtmlReport {
         ArrayNode frames = d.putArray("frames");
         ArrayNode stackIo = d.putArray("stackIo");
         ObjectNode samples = d.putObject("samples");
-        for (ThreadInfo t : lanes) {
+        for (ThreadView t : lanes) {
             ArrayNode ts = MAPPER.createArrayNode(), ss = MAPPER.createArrayNode(), st = MAPPER.createArrayNode(), ws = MAPPER.createArrayNode();
             int n = 0;
             for (Samples.Cursor c = rec.samples.lane(t.id()).cursorAt(from); c.next() && c.time() <= to; ) {
@@ -228,7 +222,7 @@ public final class HtmlReport {
                         }
                         fs.add(fi);
                     }
-                    stackIo.add(a.classifier().io(stack).storage() ? 1 : 0);
+                    stackIo.add(v.inStorageCall(stack) ? 1 : 0);
                 }
                 ts.add(ms(c.time(), origin));
                 ss.add(si);
@@ -274,7 +268,24 @@ public final class HtmlReport {
             if (e.end() < from || e.start() > to || io.size() > WAIT_BUDGET) continue;
             io.addObject().put("th", e.thread()).put("s", ms(e.start(), origin)).put("e", ms(e.end(), origin)).put("type", e.type());
         }
+        ObjectNode flames = d.putObject("flames");
+        flames.set("waiting", flame(v.waitingStacks()));
+        flames.set("holding", flame(v.holdingStacks()));
         return d;
+    }
+
+    /** {n: name, ms, c: [children]}, without boxes under {@link #FLAME_MIN_SHARE} of the whole. */
+    static ObjectNode flame(StackTree root) {
+        return flameNode(root, Math.max(1, (long) (root.nanos() * FLAME_MIN_SHARE)), 0);
+    }
+
+    private static ObjectNode flameNode(StackTree t, long minNanos, int depth) {
+        ObjectNode n = MAPPER.createObjectNode().put("n", t.name()).put("ms", Fmt.ms(t.nanos()));
+        if (depth < 2 * STACK_DEPTH) {
+            ArrayNode c = n.putArray("c");
+            for (StackTree k : t.children(minNanos)) c.add(flameNode(k, minNanos, depth + 1));
+        }
+        return n;
     }
 
     private static long countIn(Samples.Lane lane, long from, long to) {

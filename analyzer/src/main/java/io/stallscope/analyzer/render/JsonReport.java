@@ -8,24 +8,23 @@ import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Finding;
 import io.stallscope.analyzer.analysis.Holder;
-import io.stallscope.analyzer.analysis.KafkaThreads;
-import io.stallscope.analyzer.analysis.Wait;
+import io.stallscope.analyzer.analysis.view.FindingView;
+import io.stallscope.analyzer.analysis.view.ReportView;
+import io.stallscope.analyzer.analysis.view.ReportViews;
+import io.stallscope.analyzer.analysis.view.ThreadView;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
-import io.stallscope.analyzer.model.ThreadInfo;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The machine-readable report. Field names are a contract for automation: {@code threads}, {@code contentions}
  * (lock, waiters, holder {thread, how, confidence, frames, syscall}, totalWaitMs) and {@code findings}
- * (kind, summary, threads, evidence). Times are milliseconds from the start of the earliest recording.
+ * (kind, summary, threads, evidence, atMs). Times are milliseconds from the start of the earliest recording.
  */
 public final class JsonReport {
     public static final int FRAMES = 30;
@@ -34,11 +33,16 @@ public final class JsonReport {
     private JsonReport() {
     }
 
-    public static void write(Analysis a, OutputStream out) throws IOException {
-        MAPPER.writeValue(out, build(a));
+    public static void write(ReportView v, OutputStream out) throws IOException {
+        MAPPER.writeValue(out, build(v));
     }
 
     public static ObjectNode build(Analysis a) {
+        return build(ReportViews.of(a));
+    }
+
+    public static ObjectNode build(ReportView v) {
+        Analysis a = v.analysis();
         Recording rec = a.recording();
         long origin = rec.startNanos();
         ObjectNode root = MAPPER.createObjectNode();
@@ -62,29 +66,22 @@ public final class JsonReport {
             f.warnings.forEach(w -> warnings.add(f.path + ": " + w));
         }
 
-        Map<Integer, long[]> waited = new HashMap<>();
-        Map<Integer, long[]> held = new HashMap<>();
-        for (Wait w : a.waits()) {
-            waited.computeIfAbsent(w.thread, k -> new long[1])[0] += w.duration();
-            if (w.holder != null) held.computeIfAbsent(w.holder.thread(), k -> new long[1])[0] += w.duration();
-        }
         ArrayNode threads = root.putArray("threads");
-        for (ThreadInfo t : rec.threads) {
-            if (!a.options().threadMatches(t.name()) && !held.containsKey(t.id())) continue;
+        for (ThreadView t : v.threads()) {
             ObjectNode n = threads.addObject();
             n.put("id", t.id());
             n.put("name", t.name());
             n.put("file", t.file());
-            n.put("role", KafkaThreads.role(t.name()));
+            n.put("role", t.role());
             n.put("javaThreadId", t.javaId());
             n.put("osThreadId", t.osId());
-            n.put("samples", rec.samples.lane(t.id()).size());
-            n.put("waitMs", Fmt.ms(waited.getOrDefault(t.id(), new long[1])[0]));
-            n.put("othersWaitedWhileHeldMs", Fmt.ms(held.getOrDefault(t.id(), new long[1])[0]));
+            n.put("samples", t.samples());
+            n.put("waitMs", Fmt.ms(t.waitNanos()));
+            n.put("othersWaitedWhileHeldMs", Fmt.ms(t.heldNanos()));
         }
 
         ArrayNode contentions = root.putArray("contentions");
-        for (Contention c : top(a.contentions(), a.options().top())) {
+        for (Contention c : v.contentions()) {
             ObjectNode n = contentions.addObject();
             n.put("lock", c.label);
             n.put("lockType", c.lockType);
@@ -115,13 +112,17 @@ public final class JsonReport {
         }
 
         ArrayNode findings = root.putArray("findings");
-        for (Finding f : top(a.findings(), a.options().top())) {
+        for (FindingView fv : v.findings()) {
+            Finding f = fv.finding();
             ObjectNode n = findings.addObject();
             n.put("kind", f.kind());
             n.put("summary", f.summary());
             n.putPOJO("threads", f.threads());
             n.putPOJO("evidence", f.evidence());
             n.put("weightMs", Fmt.ms(f.weightNanos()));
+            // where the timeline shows it (the op's start, the longest wait, the first stall), null when it has no one moment
+            if (fv.hasMoment()) n.put("atMs", Fmt.ms(fv.atNanos()));
+            else n.putNull("atMs");
             // kind-specific facts (write-behind-sendfile: writerThread, readerThread, path, overlapMs, fileSystem...)
             f.details().forEach(n::putPOJO);
         }
@@ -161,7 +162,4 @@ public final class JsonReport {
                 .sorted(java.util.Comparator.comparingLong(Span::start).thenComparingInt(Span::thread)).toList();
     }
 
-    static <T> List<T> top(List<T> l, int n) {
-        return n > 0 && l.size() > n ? l.subList(0, n) : l;
-    }
 }

@@ -4,10 +4,14 @@ import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Finding;
 import io.stallscope.analyzer.analysis.Holder;
+import io.stallscope.analyzer.analysis.view.FindingView;
+import io.stallscope.analyzer.analysis.view.ReportView;
+import io.stallscope.analyzer.analysis.view.ReportViews;
+import io.stallscope.analyzer.analysis.view.ThreadStates;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
-
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.model.State;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -15,55 +19,103 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
-/** The report an operator reads on a terminal: the most important finding first, then the locks. */
+/**
+ * The report an operator reads on a terminal: the most important finding first, then the locks; when there is
+ * neither, what each thread was doing. Long lines (stacks, thread lists) are folded to {@link TextWrap#WIDTH}.
+ */
 public final class TextReport {
+    private static final int WIDTH = TextWrap.WIDTH;
+
     private TextReport() {
     }
 
     public static void write(Analysis a, PrintStream out) {
+        write(ReportViews.of(a), out);
+    }
+
+    public static void write(ReportView v, PrintStream out) {
+        Analysis a = v.analysis();
         Recording rec = a.recording();
         for (SourceFile f : rec.files) {
-            out.printf(Locale.ROOT, "%s: %s, %d chunk%s, %.1f s, %d samples every %.1f ms, %d lock events%n", f.path,
-                    String.join("+", f.producers), f.chunks, f.chunks == 1 ? "" : "s", (f.endNanos - f.startNanos) / 1e9,
-                    rec.threads.stream().filter(t -> t.file() == f.index).mapToInt(t -> rec.samples.lane(t.id()).size()).sum(),
+            print(out, "", "    ", String.format(Locale.ROOT, "%s: %s, %s, %.1f s, %s every %.1f ms, %s", f.path,
+                    String.join("+", f.producers), Fmt.count(f.chunks, "chunk"), (f.endNanos - f.startNanos) / 1e9,
+                    Fmt.count(rec.threads.stream().filter(t -> t.file() == f.index).mapToInt(t -> rec.samples.lane(t.id()).size()).sum(), "sample"),
                     f.sampleIntervalNanos / 1e6,
-                    f.eventCounts.getOrDefault("jdk.JavaMonitorEnter", 0L) + f.eventCounts.getOrDefault("jdk.ThreadPark", 0L));
-            for (String w : f.warnings) out.println("  warning: " + w);
+                    Fmt.count(f.eventCounts.getOrDefault("jdk.JavaMonitorEnter", 0L) + f.eventCounts.getOrDefault("jdk.ThreadPark", 0L), "lock event")));
+            for (String w : f.warnings) print(out, "  warning: ", "    ", w);
         }
         out.println();
-        if (a.findings().isEmpty()) {
+        if (v.findings().isEmpty()) {
             out.println("No lock contention or storage stall found.");
+            states(v, out);
             spans(a, out);
             return;
         }
         out.println("Findings, most important first:");
         int i = 1;
-        for (Finding f : JsonReport.top(a.findings(), a.options().top())) {
-            out.printf("%2d. [%s] %s%n", i++, f.kind(), f.summary());
-            for (String e : f.evidence()) out.println("      - " + e);
+        for (FindingView fv : v.findings()) {
+            Finding f = fv.finding();
+            print(out, String.format("%2d. [%s] ", i++, f.kind()), "    ", f.summary());
+            for (String e : f.evidence()) print(out, "      - ", "        ", e);
         }
         out.println();
         out.println("Contended locks:");
         i = 1;
-        for (Contention c : JsonReport.top(a.contentions(), a.options().top())) {
-            out.printf("%2d. %s: %s waited over %d waits by %d threads (longest %s)%n", i++, c.label,
-                    Fmt.msText(c.totalWaitNanos), c.waitCount, c.waiters().size(), Fmt.msText(c.longestWaitNanos));
+        for (Contention c : v.contentions()) {
+            print(out, String.format("%2d. ", i++), "      ", String.format("%s: %s waited over %s by %s (longest %s)", c.label,
+                    Fmt.msText(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
+                    Fmt.msText(c.longestWaitNanos)));
             Holder h = c.mainHolder();
             if (h == null) {
                 out.println("      holder: unknown (no sample caught a thread inside the locked method)");
             } else {
-                out.printf(Locale.ROOT, "      holder: %s (%s%s)%s%n", rec.threadName(h.thread()), h.how(),
+                print(out, "      holder: ", "          ", String.format(Locale.ROOT, "%s (%s%s)%s", rec.threadName(h.thread()), h.how(),
                         h.how().equals(Holder.INFERRED) ? String.format(Locale.ROOT, ", confidence %.2f", h.confidence()) : "",
-                        h.op().storage() ? " in " + h.op().syscall + "(2)" : "");
-                for (String fr : a.frameList(h.stack(), 8)) out.println("          at " + fr);
+                        h.op().storage() ? " in " + h.op().syscall + "(2)" : ""));
+                for (String fr : a.frameList(h.stack(), 8)) print(out, "          at ", "             ", fr);
             }
             StringBuilder ws = new StringBuilder();
             c.waiters().stream().limit(6).forEach(s -> ws.append(ws.length() == 0 ? "" : ", ")
                     .append(rec.threadName(s.thread)).append(' ').append(Fmt.msText(s.nanos)));
             if (c.waiters().size() > 6) ws.append(", ... ").append(c.waiters().size() - 6).append(" more");
-            out.println("      waiters: " + ws);
+            print(out, "      waiters: ", "        ", ws.toString());
         }
         spans(a, out);
+    }
+
+    private static void print(PrintStream out, String first, String indent, String text) {
+        for (String l : TextWrap.wrap(first, indent, text, WIDTH)) out.println(l);
+    }
+
+    /**
+     * With no finding, what the samples say each thread did (the busiest first): a wall-clock recording with no lock
+     * events still shows who ran, who slept, who sat in storage calls.
+     */
+    private static void states(ReportView v, PrintStream out) {
+        List<ThreadStates> states = v.threadStates();
+        if (states.isEmpty()) return;
+        int shown = Math.min(states.size(), Math.max(10, v.analysis().options().top()));
+        out.println();
+        out.printf("Thread states (%s sampled, the busiest first; samples, then their states):%n", Fmt.count(states.size(), "thread"));
+        int nameWidth = (int) Math.min(ReportViews.LANE_LABEL, states.subList(0, shown).stream().mapToInt(s -> s.thread().lane().length()).max().orElse(0));
+        for (ThreadStates s : states.subList(0, shown)) {
+            List<String> parts = new ArrayList<>();
+            for (State st : State.values()) {
+                long n = s.of(st);
+                if (n > 0) parts.add(String.format(Locale.ROOT, "%s %s", st.name().toLowerCase(Locale.ROOT), pct(n, s.total())));
+            }
+            if (s.storage() > 0) parts.add("in storage calls " + pct(s.storage(), s.total()));
+            String name = s.thread().lane();
+            print(out, String.format(Locale.ROOT, "  %-" + nameWidth + "s %7s  ", name, s.total()), " ".repeat(nameWidth + 13),
+                    String.join(", ", parts));
+        }
+        if (states.size() > shown) out.println("  ... " + Fmt.count(states.size() - shown, "more thread") + " (--threads REGEX to see them)");
+    }
+
+    /** A share in whole percent that never rounds a part to nothing or to everything. */
+    private static String pct(long n, long total) {
+        double p = 100.0 * n / total;
+        return p < 1 ? "<1%" : p > 99 && n < total ? ">99%" : String.format(Locale.ROOT, "%.0f%%", p);
     }
 
     /** The agent's ops, longest first: op, duration, thread, partition, bytes, when. */
@@ -74,12 +126,12 @@ public final class TextReport {
         Recording rec = a.recording();
         int shown = Math.min(spans.size(), Math.max(10, a.options().top()));
         out.println();
-        out.printf("Agent ops (%d span%s, longest first):%n", spans.size(), spans.size() == 1 ? "" : "s");
+        out.printf("Agent ops (%s, longest first):%n", Fmt.count(spans.size(), "span"));
         for (Span s : spans.subList(0, shown)) {
-            out.printf(Locale.ROOT, "  %-16s %10s  at +%.3f s  %s%s%s%s%n", s.opName(), Fmt.msText(s.duration()),
+            print(out, "  ", "      ", String.format(Locale.ROOT, "%-16s %10s  at +%.3f s  %s%s%s%s", s.opName(), Fmt.msText(s.duration()),
                     (s.start() - rec.startNanos()) / 1e9, rec.threadName(s.thread()),
                     s.topicPartition() == null ? "" : "  " + s.topicPartition(),
-                    s.bytes() >= 0 ? "  " + s.bytes() + " bytes" : "", s.failed() ? "  failed" : "");
+                    s.bytes() >= 0 ? "  " + s.bytes() + " bytes" : "", s.failed() ? "  failed" : ""));
         }
         if (spans.size() > shown) out.println("  ... " + (spans.size() - shown) + " more (all in --json)");
     }

@@ -93,14 +93,17 @@
       ctx.beginPath(); ctx.moveTo(x, AXIS_H - 4); ctx.lineTo(x, AXIS_H + lanes.length * LANE); ctx.stroke();
       ctx.fillText('+' + fmt(t), x + 2, AXIS_H / 2);
     }
-    var samplesDrawn = 0, spansDrawn = 0;
+    var samplesDrawn = 0, spansDrawn = 0, namesClipped = 0;
     lanes.forEach(function (th, i) {
       var y = AXIS_H + i * LANE;
       if (i % 2) { ctx.fillStyle = '#f5f7f8'; ctx.fillRect(0, y, width, LANE); }
       ctx.save();
       ctx.beginPath(); ctx.rect(0, y, NAME_W - 6, LANE); ctx.clip();
       ctx.fillStyle = th.role === 'other' ? '#37474f' : '#0d47a1';
-      ctx.fillText(th.name, 4, y + LANE / 2);
+      // The lane label: the name, cut in the middle by the analysis so neighbours stay apart; hover shows it whole.
+      var label = th.lane || th.name;
+      if (ctx.measureText(label).width > NAME_W - 10) namesClipped++;
+      ctx.fillText(label, 4, y + LANE / 2);
       ctx.restore();
       ctx.save();
       ctx.beginPath(); ctx.rect(NAME_W, y, width - NAME_W, LANE); ctx.clip();
@@ -173,6 +176,7 @@
     document.body.setAttribute('data-lanes', String(lanes.length));
     document.body.setAttribute('data-waits-drawn', String(waitsDrawn));
     document.body.setAttribute('data-spans-drawn', String(spansDrawn));
+    document.body.setAttribute('data-lane-names-clipped', String(namesClipped));
   }
 
   /** The sample of a thread that covers time t, or the nearest within two intervals. */
@@ -300,6 +304,7 @@
     var x = e.clientX - rect.left, y = e.clientY - rect.top;
     var li = Math.floor((y - AXIS_H) / LANE);
     var tip = '';
+    if (x < NAME_W && li >= 0 && li < lanes.length) tip = lanes[li].name;
     if (x >= NAME_W && li >= 0 && li < lanes.length) {
       var tol = 3 * (view.to - view.from) / Math.max(1, width - NAME_W);
       var found = spansAt(lanes[li].id, timeAt(x), tol);
@@ -311,6 +316,53 @@
   document.getElementById('filter').addEventListener('input', function (e) { applyFilter(e.target.value); });
   document.getElementById('reset').addEventListener('click', function () { view = { from: 0, to: Math.max(1, D.durationMs) }; draw(); });
   window.addEventListener('resize', layout);
+
+  // Flame views of the waiting and the holding stacks: nested boxes, each as wide as its share of its parent,
+  // built as DOM (textContent only), so a box's title names its method, time and share.
+  var FLAME_COLORS = ['#ffcc80', '#ffb74d', '#ffe082', '#ffab91', '#ffd54f', '#f8bbd0', '#ffccbc'];
+  function flameColor(name) {
+    var h = 0;
+    for (var i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) | 0;
+    return FLAME_COLORS[Math.abs(h) % FLAME_COLORS.length];
+  }
+  function flameBox(node, total, counter) {
+    var box = document.createElement('div');
+    box.className = 'fbox';
+    var label = document.createElement('div');
+    label.className = 'flabel';
+    label.textContent = node.n;
+    label.title = node.n + ': ' + fmt(node.ms) + ' (' + (100 * node.ms / total).toFixed(1) + '%)';
+    label.style.background = flameColor(node.n);
+    box.appendChild(label);
+    counter.n++;
+    if (node.c && node.c.length) {
+      var kids = document.createElement('div');
+      kids.className = 'fkids';
+      node.c.forEach(function (c) {
+        var k = flameBox(c, total, counter);
+        k.style.width = (100 * c.ms / Math.max(node.ms, 1e-9)) + '%';
+        kids.appendChild(k);
+      });
+      box.appendChild(kids);
+    }
+    return box;
+  }
+  function buildFlame(id, root, what) {
+    var el = document.getElementById(id);
+    var counter = { n: 0 };
+    if (!root || !root.c || !root.c.length) {
+      var p = document.createElement('p');
+      p.className = 'hint';
+      p.textContent = 'No ' + what + ' in this recording.';
+      el.appendChild(p);
+    } else {
+      root.n = 'all: ' + fmt(root.ms);
+      el.appendChild(flameBox(root, root.ms, counter));
+    }
+    el.setAttribute('data-nodes', String(counter.n));
+  }
+  buildFlame('flame-waiting', D.flames.waiting, 'lock waits');
+  buildFlame('flame-holding', D.flames.holding, 'holders seen during lock waits');
 
   buildLegend();
   applyFilter('');

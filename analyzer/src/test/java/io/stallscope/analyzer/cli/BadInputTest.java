@@ -130,6 +130,15 @@ class BadInputTest {
         assertOneLineError(CliRun.of("report", f, "--from", "yesterday"), Main.USAGE, "invalid time");
     }
 
+    /** The command list shows each command's first description line: it must be a whole sentence, not cut at a comma. */
+    @Test
+    void helpSummarisesTheReportCommandInAWholeSentence() {
+        CliRun top = CliRun.of("--help");
+        String commands = top.out().substring(top.out().indexOf("Commands:"));
+        String summary = commands.substring(commands.indexOf("report") + "report".length()).replaceAll("\\s+", " ").trim();
+        assertThat(summary).startsWith("Names lock waits").endsWith(".");
+    }
+
     @Test
     void helpExitsWithZero() {
         CliRun top = CliRun.of("--help");

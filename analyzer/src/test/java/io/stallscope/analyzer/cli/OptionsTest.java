@@ -9,6 +9,7 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,8 +63,28 @@ class OptionsTest {
         JsonNode secondHalf = report("--from", middle);
         assertThat(total(firstHalf)).isPositive().isLessThan(total(all));
         assertThat(total(secondHalf)).isPositive().isLessThan(total(all));
-        JsonNode none = report("--from", "1h");
-        assertThat(none.get("contentions")).isEmpty();
+    }
+
+    /** A window that selects nothing is a usage error (one line, exit 2) naming the recording's span, not an empty report. */
+    @Test
+    void fromOrToOutsideTheRecordingOrInvertedIsRefused() throws Exception {
+        JsonNode all = report();
+        Instant start = Instant.parse(all.get("start").asText());
+        assertUsage(CliRun.of("report", jfr.toString(), "--from", "1h"), "--from 1h is after the recording's end: the recording runs from "
+                + start);
+        assertUsage(CliRun.of("report", jfr.toString(), "--to", "2000-01-01T00:00:00Z"), "--to 2000-01-01T00:00:00Z is before the recording's start");
+        // Of two kinds (an instant and an offset), known to be inverted only once the recording's start is read.
+        String late = start.plusSeconds(2).toString();
+        assertUsage(CliRun.of("report", jfr.toString(), "--from", late, "--to", "1s"), "--from " + late + " is after --to 1s");
+        // Of one kind: refused before the file is even opened.
+        assertUsage(CliRun.of("report", dir.resolve("not-there.jfr").toString(), "--from", "10s", "--to", "5s"), "--from 10s is after --to 5s");
+    }
+
+    private static void assertUsage(CliRun r, String contains) {
+        assertThat(r.code()).as(r.err()).isEqualTo(Main.USAGE);
+        assertThat(r.errLines()).as(r.err()).hasSize(1);
+        assertThat(r.errLines().get(0)).startsWith("analyzer: ").contains(contains);
+        assertThat(r.out()).isEmpty();
     }
 
     @Test

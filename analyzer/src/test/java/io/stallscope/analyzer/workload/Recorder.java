@@ -101,6 +101,17 @@ public final class Recorder {
         return jfr;
     }
 
+    /** {@link StatesProgram} under async-profiler's wall-clock sampling alone: samples of every thread, no lock events. */
+    public static synchronized Path wallOnly() throws Exception {
+        Path cached = RECORDED.get("wall-only");
+        if (cached != null) return cached;
+        Path jfr = workDir().resolve("wall-only.jfr");
+        run(List.of("-agentpath:" + asyncProfilerLibrary() + "=start,event=wall,interval=10ms,jfr,file=" + jfr),
+                StatesProgram.class, List.of(), jfr);
+        RECORDED.put("wall-only", jfr);
+        return jfr;
+    }
+
     /**
      * {@link WriteBehindProgram} (appends and reads of one segment file at once, log dirs labelled xfs and ext4) under
      * async-profiler's jfrsync: the agent-shaped events in the JDK chunk, wall samples every 10 ms in the other.
