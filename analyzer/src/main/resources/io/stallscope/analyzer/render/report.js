@@ -378,6 +378,7 @@
     if (hash.t !== undefined) select(parseFloat(hash.t));
   }
   followHash();
-  window.addEventListener('hashchange', followHash);
+  // A finding's link, followed from the findings list: bring the timeline with the selected moment into view.
+  window.addEventListener('hashchange', function () { followHash(); lanesEl.scrollIntoView(); });
   document.body.setAttribute('data-ready', 'true');
 })();

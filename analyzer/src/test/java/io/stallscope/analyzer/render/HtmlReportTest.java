@@ -72,6 +72,12 @@ class HtmlReportTest {
         assertThat(attr(dom, "data-lanes")).isGreaterThanOrEqualTo(8);
         assertThat(attr(dom, "data-waits-drawn")).isGreaterThan(10);
         assertThat(attr(dom, "data-stacks-shown")).isGreaterThanOrEqualTo(6);
+        // Every lane label fits the name column as the browser measures it, and no two lanes share one.
+        assertThat(attr(dom, "data-lane-names-clipped")).isZero();
+        java.util.regex.Matcher lanes = java.util.regex.Pattern.compile("\"lane\":\"([^\"]*)\"").matcher(page);
+        List<String> labels = new ArrayList<>();
+        while (lanes.find()) labels.add(lanes.group(1));
+        assertThat(labels).hasSizeGreaterThanOrEqualTo(8).doesNotHaveDuplicates().contains("kafka-network-thread-1-PLAINTEXT-PLAINTEXT-0");
         assertThat(dom).contains("id=\"moment\"").contains("Stacks at +");
         assertThat(dom).contains("data-thread=\"data-plane-kafka-request-handler-");
         assertThat(dom).containsAnyOf("<li>java.io.FileOutputStream.writeBytes</li>", "<li>java.io.FileDescriptor.sync</li>");
@@ -112,6 +118,52 @@ class HtmlReportTest {
         assertThat(dom.substring(at, dom.indexOf("</div>", dom.indexOf("in agent op", at))))
                 .contains("in agent op " + longest.opName() + " ")
                 .contains(", " + longest.topicPartition()).contains("(" + longest.type() + ", from +");
+    }
+
+    /**
+     * Each finding links to its moment; following the holder-in-file-I/O one (as a click does, through the URL's hash)
+     * filters the lanes to its threads and shows their stacks then. The same page draws the flame views: the waiters'
+     * stacks end in the contended method, the holders' in the write or fsync they sat in.
+     */
+    @Test
+    void chromiumFollowsAFindingsLinkToItsMomentAndDrawsTheFlameViews() throws Exception {
+        Path chromium = chromium();
+        java.util.regex.Matcher items = java.util.regex.Pattern.compile("<li><span class=\"kind\">([^<]*)</span>.*?</li>").matcher(page);
+        String href = null;
+        int findings = 0;
+        while (items.find()) {
+            findings++;
+            java.util.regex.Matcher link = java.util.regex.Pattern.compile("href=\"(#[^\"]*)\">show on the timeline").matcher(items.group());
+            assertThat(link.find()).as("a link in finding " + items.group(1)).isTrue();
+            if (items.group(1).equals("holder-blocked-in-file-io")) href = link.group(1).replace("&amp;", "&");
+        }
+        assertThat(findings).isGreaterThanOrEqualTo(3);
+        assertThat(href).as("the holder-in-file-I/O finding's link").isNotNull();
+        double t = Double.parseDouble(href.replaceAll(".*[#&]t=([0-9.]+).*", "$1"));
+
+        String dom = runChromium(chromium, "--dump-dom", html.toUri() + href);
+        assertThat(dom).contains("data-ready=\"true\"");
+        assertThat(Double.parseDouble(dom.replaceAll("(?s).*data-selected=\"([0-9.]+)\".*", "$1"))).isEqualTo(t);
+        int lanes = attr(dom, "data-lanes");
+        assertThat(lanes).as("the lanes of the finding's threads only").isBetween(2, 8);
+        assertThat(attr(dom, "data-stacks-shown")).isBetween(1, lanes);
+        assertThat(dom).contains("Stacks at +").contains("data-thread=\"data-plane-kafka-request-handler-");
+
+        String waiting = between(dom, "id=\"flame-waiting\"", "id=\"flame-holding\"");
+        String holding = between(dom, "id=\"flame-holding\"", "</section>");
+        assertThat(attr(waiting, "data-nodes")).isGreaterThan(3);
+        assertThat(attr(holding, "data-nodes")).isGreaterThan(3);
+        assertThat(waiting).contains(">io.stallscope.analyzer.workload.ContentionProgram.handle</div>");
+        assertThat(holding).containsAnyOf(">java.io.FileDescriptor.sync</div>", ">java.io.FileOutputStream.writeBytes</div>");
+        // Each box below the root is sized as its share of its parent.
+        assertThat(holding).containsPattern("class=\"fbox\" style=\"width: [0-9.]+%;\"");
+    }
+
+    private static String between(String s, String from, String to) {
+        int i = s.indexOf(from);
+        assertThat(i).as(from).isNotNegative();
+        int j = s.indexOf(to, i + from.length());
+        return s.substring(i, j < 0 ? s.length() : j);
     }
 
     /** A moment when some handler was sampled inside a storage syscall. */
