@@ -15,6 +15,12 @@ final class Fmt {
         return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
+    /** A share in whole percent that never rounds a part to nothing or to everything. */
+    static String pct(long n, long total) {
+        double p = 100.0 * n / total;
+        return p < 1 ? "<1%" : p > 99 && n < total ? ">99%" : String.format(Locale.ROOT, "%.0f%%", p);
+    }
+
     /** "1 wait", "2 waits": the count and the noun in agreement (nouns that take an s). */
     static String count(long n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");

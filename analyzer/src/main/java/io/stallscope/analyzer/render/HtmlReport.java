@@ -10,11 +10,13 @@ import io.stallscope.analyzer.analysis.view.FindingView;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
 import io.stallscope.analyzer.analysis.view.StackTree;
+import io.stallscope.analyzer.analysis.view.ThreadStates;
 import io.stallscope.analyzer.analysis.view.ThreadView;
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.model.State;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -73,6 +75,7 @@ public final class HtmlReport {
         }
         if (a.findings().isEmpty()) h.append("<li>No lock contention or storage stall found.</li>\n");
         h.append("</ol></section>\n");
+        if (v.findings().isEmpty()) states(v, h);
         h.append("<div class=\"controls\"><label>Threads <input type=\"text\" id=\"filter\" placeholder=\"filter by name (regex)\"></label>")
                 .append("<button id=\"reset\">Reset zoom</button><span class=\"hint\">wheel: zoom &middot; drag: pan &middot; click: stacks at that moment</span>")
                 .append("<span id=\"status\" class=\"hint\"></span></div>\n");
@@ -103,6 +106,27 @@ public final class HtmlReport {
         String href = (filter.length() == 0 ? "#" : "#filter=" + java.net.URLEncoder.encode(filter + ")$", StandardCharsets.UTF_8)
                 .replace("+", "%20") + "&") + "t=" + String.format(Locale.ROOT, "%.2f", f.atNanos() / 1e6);
         return " <a class=\"moment\" href=\"" + esc(href) + "\">show on the timeline</a>";
+    }
+
+    /** Threads shown in the state table at most: the busiest, as in the text report. */
+    static final int STATE_ROWS = 30;
+
+    /** With nothing found, what the samples say each thread did, the busiest first (static, escaped markup). */
+    private static void states(ReportView v, StringBuilder h) {
+        List<ThreadStates> states = v.threadStates();
+        if (states.isEmpty()) return;
+        h.append("<section class=\"states\"><h2>What the threads did</h2><table id=\"states\"><thead><tr><th>thread</th><th>samples</th>");
+        for (State st : State.values()) h.append("<th>").append(st.name().toLowerCase(Locale.ROOT)).append("</th>");
+        h.append("<th>in storage calls</th></tr></thead><tbody>\n");
+        for (ThreadStates s : states.subList(0, Math.min(states.size(), STATE_ROWS))) {
+            h.append("<tr data-thread=\"").append(esc(s.thread().name())).append("\"><td title=\"").append(esc(s.thread().name())).append("\">")
+                    .append(esc(s.thread().lane())).append("</td><td>").append(s.total()).append("</td>");
+            for (State st : State.values()) h.append("<td>").append(s.of(st) == 0 ? "" : Fmt.pct(s.of(st), s.total())).append("</td>");
+            h.append("<td>").append(s.storage() == 0 ? "" : Fmt.pct(s.storage(), s.total())).append("</td></tr>\n");
+        }
+        h.append("</tbody></table>");
+        if (states.size() > STATE_ROWS) h.append("<p class=\"hint\">").append(states.size() - STATE_ROWS).append(" more threads on the timeline below.</p>");
+        h.append("</section>\n");
     }
 
     /** A literal for a JavaScript regular expression (which has no \\Q...\\E). */

@@ -102,20 +102,14 @@ public final class TextReport {
             List<String> parts = new ArrayList<>();
             for (State st : State.values()) {
                 long n = s.of(st);
-                if (n > 0) parts.add(String.format(Locale.ROOT, "%s %s", st.name().toLowerCase(Locale.ROOT), pct(n, s.total())));
+                if (n > 0) parts.add(String.format(Locale.ROOT, "%s %s", st.name().toLowerCase(Locale.ROOT), Fmt.pct(n, s.total())));
             }
-            if (s.storage() > 0) parts.add("in storage calls " + pct(s.storage(), s.total()));
+            if (s.storage() > 0) parts.add("in storage calls " + Fmt.pct(s.storage(), s.total()));
             String name = s.thread().lane();
             print(out, String.format(Locale.ROOT, "  %-" + nameWidth + "s %7s  ", name, s.total()), " ".repeat(nameWidth + 13),
                     String.join(", ", parts));
         }
         if (states.size() > shown) out.println("  ... " + Fmt.count(states.size() - shown, "more thread") + " (--threads REGEX to see them)");
-    }
-
-    /** A share in whole percent that never rounds a part to nothing or to everything. */
-    private static String pct(long n, long total) {
-        double p = 100.0 * n / total;
-        return p < 1 ? "<1%" : p > 99 && n < total ? ">99%" : String.format(Locale.ROOT, "%.0f%%", p);
     }
 
     /** The agent's ops, longest first: op, duration, thread, partition, bytes, when. */

@@ -159,6 +159,24 @@ class HtmlReportTest {
         assertThat(holding).containsPattern("class=\"fbox\" style=\"width: [0-9.]+%;\"");
     }
 
+    /** With no lock events and nothing found, the page says what each thread did instead, the busy thread first. */
+    @Test
+    void aWallRecordingWithoutLockEventsShowsWhatEachThreadDid() throws Exception {
+        Recording rec = new Recording();
+        JfrFileReader.read(Recorder.wallOnly(), rec, null);
+        String wall = HtmlReport.render(Analyzer.analyze(rec, Options.defaults()));
+        assertThat(wall).contains("<li>No lock contention or storage stall found.</li>").contains("<table id=\"states\">");
+        String table = between(wall, "<table id=\"states\">", "</table>");
+        int busy = table.indexOf("<tr data-thread=\"states-busy\">");
+        assertThat(busy).isPositive().isLessThan(table.indexOf("<tr data-thread=\"states-sleeping\">"))
+                .isLessThan(table.indexOf("<tr data-thread=\"states-parked\">"));
+        String row = table.substring(busy, table.indexOf("</tr>", busy));
+        // thread, samples, then the states in State order: runnable first
+        assertThat(row).matches(".*<td>\\d+</td><td>(100%|>99%|9\\d%|8\\d%)</td>.*");
+        // and the flame views have nothing to draw (the page then says so)
+        assertThat(wall).contains("\"waiting\":{\"n\":\"all\",\"ms\":0.0,\"c\":[]}");
+    }
+
     private static String between(String s, String from, String to) {
         int i = s.indexOf(from);
         assertThat(i).as(from).isNotNegative();
