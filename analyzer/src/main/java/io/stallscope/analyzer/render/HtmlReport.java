@@ -125,7 +125,7 @@ public final class HtmlReport {
             h.append("<td>").append(s.storage() == 0 ? "" : Fmt.pct(s.storage(), s.total())).append("</td></tr>\n");
         }
         h.append("</tbody></table>");
-        if (states.size() > STATE_ROWS) h.append("<p class=\"hint\">").append(states.size() - STATE_ROWS).append(" more threads on the timeline below.</p>");
+        if (states.size() > STATE_ROWS) h.append("<p class=\"hint\">").append(Fmt.count(states.size() - STATE_ROWS, "more thread")).append(" on the timeline below.</p>");
         h.append("</section>\n");
     }
 
