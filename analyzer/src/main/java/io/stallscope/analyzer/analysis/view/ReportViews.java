@@ -33,16 +33,19 @@ public final class ReportViews {
         Options o = a.options();
         Map<Integer, Long> waited = new HashMap<>();
         Map<Integer, Long> held = new HashMap<>();
-        StackTree waiting = new StackTree("all");
-        StackTree holding = new StackTree("all");
+        // Wait time per stack first: up to 200 k waits share far fewer stacks, and each stack is walked once.
+        Map<Integer, Long> waitingByStack = new HashMap<>();
+        Map<Integer, Long> holdingByStack = new HashMap<>();
         for (Wait w : a.waits()) {
             waited.merge(w.thread, w.duration(), Long::sum);
-            if (w.stack >= 0) waiting.add(rec.stacks.frames(w.stack), rec.frames, w.duration());
+            if (w.stack >= 0) waitingByStack.merge(w.stack, w.duration(), Long::sum);
             if (w.holder != null) {
                 held.merge(w.holder.thread(), w.duration(), Long::sum);
-                if (w.holder.stack() >= 0) holding.add(rec.stacks.frames(w.holder.stack()), rec.frames, w.duration());
+                if (w.holder.stack() >= 0) holdingByStack.merge(w.holder.stack(), w.duration(), Long::sum);
             }
         }
+        StackTree waiting = tree(rec, waitingByStack);
+        StackTree holding = tree(rec, holdingByStack);
 
         boolean manyFiles = rec.files.size() > 1;
         List<String> names = new ArrayList<>();
@@ -85,6 +88,14 @@ public final class ReportViews {
         List<FindingView> findings = new ArrayList<>();
         for (Finding f : ReportView.top(a.findings(), o.top())) findings.add(moment(f, rec.startNanos()));
         return new ReportView(a, List.copyOf(threads), List.copyOf(lanes), List.copyOf(findings), waiting, holding);
+    }
+
+    /** Stacks added in id order, so that boxes of equal weight come out the same on every run. */
+    private static StackTree tree(Recording rec, Map<Integer, Long> byStack) {
+        StackTree t = new StackTree("all");
+        byStack.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> t.add(rec.stacks.frames(e.getKey()), rec.frames, e.getValue()));
+        return t;
     }
 
     /** The finding's moment from the recording's start, and the threads to show there. */
