@@ -52,7 +52,10 @@ class AgentSafetyIT {
             assertThatThrownBy(broker::start).isInstanceOf(RuntimeException.class);
             assertThat(broker.isRunning()).isFalse();
             String out = readQuietly(broker);
-            assertThat(out).contains("unknown option 'promethus'").contains("strict=true: refusing to start the JVM");
+            assertThat(out).contains("unknown option 'promethus'").contains("strict=true: refusing to start the JVM")
+                .doesNotContain("FATAL ERROR").doesNotContain("\tat ");
+            // a plain refusal, not JPLIS's abort (134) that reads like a crash
+            assertThat(((LocalKafkaBroker) broker).exitCode()).hasValue(2);
         }
     }
 
