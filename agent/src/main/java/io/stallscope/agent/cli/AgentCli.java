@@ -22,7 +22,7 @@ public final class AgentCli {
         "       java -jar stallscope-agent.jar detach PID",
         io.stallscope.agent.capture.CaptureCommand.USAGE,
         "       java -jar stallscope-agent.jar --version | help",
-        "  attach  instrument a running broker now (options as for -javaagent, e.g. prometheus=9404)",
+        "  attach  instrument a running broker now (options as for -javaagent, e.g. prometheus=9405)",
         "  detach  remove the instrumentation again; the broker keeps running",
         "  capture record the broker now for --duration into --out (default ./stallscope-TIME-ondemand.jfr)",
         "As a -javaagent: -javaagent:stallscope-agent.jar=key=value,... (options: see the README's Reference)");
