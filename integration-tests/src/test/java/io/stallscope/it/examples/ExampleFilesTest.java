@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -270,6 +271,42 @@ class ExampleFilesTest {
     }
 
     @Test
+    void strimziPodMonitorScrapesTheClustersKafkaPodsOnTheAgentsPort() throws Exception {
+        JsonNode monitor = YAML.readTree(Examples.file("strimzi/podmonitor.yaml").toFile());
+        assertThat(monitor.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(monitor.path("kind").asText()).isEqualTo("PodMonitor");
+        JsonNode labels = monitor.path("spec").path("selector").path("matchLabels");
+        assertThat(labels.path("strimzi.io/cluster").asText()).isEqualTo("my-cluster");
+        assertThat(labels.path("strimzi.io/kind").asText()).isEqualTo("Kafka");
+        JsonNode endpoint = monitor.path("spec").path("podMetricsEndpoints").get(0);
+        assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
+        assertThat(endpoint.path("relabelings").toString()).contains("__meta_kubernetes_pod_ip").contains("${1}:9405")
+            .contains("__address__");
+    }
+
+    @Test
+    void initContainerImageCarriesTheJarWhereThePodsOptionNamesIt() throws Exception {
+        String dockerfile = Files.readString(Examples.file("image/Dockerfile"));
+        Matcher copy = Pattern.compile("(?m)^COPY\\s+(?:--\\S+\\s+)*(\\S+)\\s+(\\S+)\\s*$").matcher(dockerfile);
+        assertThat(copy.find()).as("a COPY line in the Dockerfile").isTrue();
+        assertThat(Examples.root().resolve(copy.group(1)).normalize()).isEqualTo(AgentJar.path());
+        JsonNode pod = YAML.readTree(Examples.file("image/init-container.yaml").toFile());
+        JsonNode kafka = pod.path("spec").path("containers").get(0);
+        JsonNode opts = StreamSupport.stream(kafka.path("env").spliterator(), false)
+            .filter(e -> e.path("name").asText().equals("KAFKA_OPTS")).findFirst().orElseThrow();
+        JavaAgentOption agent = JavaAgentOption.single("init-container KAFKA_OPTS", opts.path("value").asText());
+        AgentOptionParser.Result parsed = parser.parse(agent.options());
+        assertThat(parsed.error()).isNull();
+        assertThat(parsed.prometheus()).isEqualTo("0.0.0.0:9405");
+        // the init container copies the jar to exactly where the option names it, in the volume both mount
+        assertThat(dockerfile).contains("\"" + agent.jar() + "\"]");
+        String mount = agent.jar().substring(0, agent.jar().lastIndexOf('/'));
+        assertThat(pod.path("spec").path("initContainers").get(0).path("volumeMounts").get(0).path("mountPath").asText())
+            .isEqualTo(mount);
+        assertThat(kafka.path("volumeMounts").get(0).path("mountPath").asText()).isEqualTo(mount);
+    }
+
+    @Test
     void everyAlertSaysHowBadWhatItMeansAndWhereTheMitigationIs() throws Exception {
         List<ExampleQueries.Rule> rules = ExampleQueries.rules();
         assertThat(rules).extracting(ExampleQueries.Rule::expr)
@@ -296,7 +333,8 @@ class ExampleFilesTest {
     void examplesReadmeListsEveryExample() throws Exception {
         String readme = Files.readString(Examples.root().resolve("examples/README.md"));
         for (String f : List.of("plain/stallscope.env.sh", "systemd/kafka.service.d/stallscope.conf", "compose/compose.yaml",
-            ExampleQueries.RULES, ExampleQueries.RULE_TESTS, ExampleQueries.DASHBOARD, "strimzi/kafka.yaml", "strimzi/Dockerfile", "strimzi/prometheus.yml")) {
+            ExampleQueries.RULES, ExampleQueries.RULE_TESTS, ExampleQueries.DASHBOARD, "strimzi/kafka.yaml", "strimzi/Dockerfile", "strimzi/prometheus.yml", "strimzi/podmonitor.yaml",
+            "image/Dockerfile", "image/init-container.yaml")) {
             Examples.file(f);
             assertThat(readme).as("examples/README.md mentions " + f).contains("(" + f + ")");
         }
