@@ -25,7 +25,7 @@ public final class AgentCli {
         "  attach  instrument a running broker now (options as for -javaagent, e.g. prometheus=9405)",
         "  detach  remove the instrumentation again; the broker keeps running",
         "  capture record the broker now for --duration into --out (default ./stallscope-TIME-ondemand.jfr)",
-        "As a -javaagent: -javaagent:stallscope-agent.jar=key=value,... (options: see the README's Reference)");
+        "As a -javaagent: -javaagent:stallscope-agent.jar=key=value,... (options: docs/reference.md)");
 
     private AgentCli() {
     }
