@@ -7,7 +7,7 @@
 #                                     configure, start its Docker-API socket; then the base image
 #   scripts/containers.sh env         the exports the tests need for the engine found (eval it)
 #   scripts/containers.sh base-image  (re)build the base image if missing or out of date
-#   scripts/containers.sh readme-table  copy the matrix the last run wrote into README.md
+#   scripts/containers.sh readme-table  copy the matrix the last run wrote into docs/containers.md
 #
 # Idempotent: a second provision finds the engine answering and the base image current, and does nothing.
 set -euo pipefail
@@ -186,15 +186,15 @@ env_exports() {
 
 readme_table() {
   local root; root=$(cd "$(dirname "$0")/.." && pwd)
-  local table=$root/integration-tests/target/version-matrix.md readme=$root/README.md
-  [ -f "$table" ] || die "no $table: run the container suite first (see README, Containers)"
+  local table=$root/integration-tests/target/version-matrix.md readme=$root/docs/containers.md
+  [ -f "$table" ] || die "no $table: run the container suite first (see docs/containers.md)"
   grep -q '<!-- version-matrix: begin -->' "$readme" || die "no version-matrix markers in $readme"
   awk -v table="$table" '
     /<!-- version-matrix: begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
     /<!-- version-matrix: end -->/ { skip = 0 }
     !skip { print }' "$readme" >"$readme.tmp"
   mv "$readme.tmp" "$readme"
-  log "README.md: matrix table replaced from $table"
+  log "docs/containers.md: matrix table replaced from $table"
 }
 
 case "${1:-}" in

@@ -6,7 +6,7 @@
 # stays silent in all of them except the broker (its activate.main option), so this is safe to export
 # in a shell you also run kafka-topics.sh from.
 #
-# prometheus=127.0.0.1:9404 serves /metrics on loopback only (a bare port does the same). Name another
+# prometheus=127.0.0.1:9405 serves /metrics on loopback only (a bare port does the same). Name another
 # address only if Prometheus scrapes from elsewhere, and firewall it: the endpoint has no authentication.
 #
 # The jar's directory may be given as STALLSCOPE_HOME. (Other STALLSCOPE_* variables in the broker's
@@ -14,6 +14,6 @@
 stallscope_jar="${STALLSCOPE_HOME:-/opt/stallscope}/stallscope-agent.jar"
 case " ${KAFKA_OPTS:-} " in
   *" -javaagent:${stallscope_jar}"[=\ ]*) ;;  # already there: sourcing twice adds nothing
-  *) export KAFKA_OPTS="${KAFKA_OPTS:+$KAFKA_OPTS }-javaagent:${stallscope_jar}=prometheus=127.0.0.1:9404" ;;
+  *) export KAFKA_OPTS="${KAFKA_OPTS:+$KAFKA_OPTS }-javaagent:${stallscope_jar}=prometheus=127.0.0.1:9405" ;;
 esac
 unset stallscope_jar

@@ -11,6 +11,8 @@ import java.lang.reflect.InvocationTargetException;
 public final class StallscopeAgent {
     private static final String RUNTIME = "io.stallscope.agent.runtime.AgentRuntime";
     private static final String CLI = "io.stallscope.agent.cli.AgentCli";
+    /** The JVM's exit status when strict=true refuses a bad option at start. */
+    static final int STRICT_REFUSAL = 2;
 
     private StallscopeAgent() {
     }
@@ -50,8 +52,14 @@ public final class StallscopeAgent {
             Class.forName(RUNTIME).getMethod("start", String.class, Instrumentation.class, String.class)
                 .invoke(null, args, inst, how);
         } catch (InvocationTargetException e) {
-            // only a refusal under strict=true escapes AgentRuntime: let it stop the JVM
+            // only a refusal under strict=true escapes AgentRuntime, its one line already written. At start
+            // it stops the JVM with a plain exit status: thrown out of premain it would become JPLIS's
+            // "FATAL ERROR in native method" abort (status 134), which reads like a crash. On attach the
+            // running broker must not stop: the exception reaches the attach client as a refusal.
             if (e.getCause() instanceof IllegalArgumentException) {
+                if ("premain".equals(how)) {
+                    System.exit(STRICT_REFUSAL);
+                }
                 throw (IllegalArgumentException) e.getCause();
             }
             System.err.println("[stallscope] ERROR the agent failed to start (" + e.getCause()

@@ -1,5 +1,7 @@
 package io.stallscope.analyzer;
 
+import org.junit.jupiter.api.Assumptions;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,7 +9,11 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Finds the shared public recordings: -Dstallscope.fixtures, else ../shared/fixtures/jfr above the project. */
+/**
+ * Finds the shared public recordings: -Dstallscope.fixtures, else ../shared/fixtures/jfr above the project. A clone
+ * of the project alone has none: a test that needs them is then skipped with the reason printed, and fails under
+ * CI=true, where they must be.
+ */
 public final class Fixtures {
     private Fixtures() {
     }
@@ -19,7 +25,14 @@ public final class Fixtures {
             Path candidate = p.resolve("shared/fixtures/jfr");
             if (Files.isDirectory(candidate)) return candidate;
         }
-        throw new IllegalStateException("fixtures not found: set -Dstallscope.fixtures=<dir of shared/fixtures/jfr>");
+        String reason = "the shared JFR fixtures are not here (no -Dstallscope.fixtures directory, no shared/fixtures/jfr"
+            + " above " + Paths.get("").toAbsolutePath() + "): set -Dstallscope.fixtures=<dir of shared/fixtures/jfr>";
+        if ("true".equals(System.getenv("CI"))) {
+            throw new AssertionError("CI=true and " + reason);
+        }
+        System.err.println("SKIPPED: " + reason);
+        Assumptions.abort(reason);
+        return null;
     }
 
     public static Path file(String name) {

@@ -34,6 +34,7 @@ public final class Hooks {
         if (state.depth[op]++ > 0) {
             return NESTED;
         }
+        state.open++;
         long start = System.nanoTime();
         // nanoTime may legitimately be any value; nudge the two marker values out of the way
         return start <= NESTED ? NESTED + 1 : start;
@@ -49,6 +50,9 @@ public final class Hooks {
         }
         if (start == NESTED) {
             return;
+        }
+        if (state.open > 0) {
+            state.open--;
         }
         long duration = System.nanoTime() - start;
         OpSink current = sink;

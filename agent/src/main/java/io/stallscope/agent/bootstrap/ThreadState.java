@@ -10,4 +10,8 @@ public final class ThreadState {
     /** The name the cached role was derived from; compared by reference, names rarely change. */
     public String roleName;
     public int role = -1;
+    /** Timed (outermost) ops open on this thread: more than 0 while an op runs inside another one. */
+    public int open;
+    /** Slow ops that ended inside an op still open, kept by the sink for the enclosing op's one log line. */
+    public Object slowInner;
 }

@@ -64,6 +64,11 @@ public final class CaptureCommand {
     }
 
     private static int record(String pid, long nanos, Path target, String agentJar) {
+        String notJvm = io.stallscope.agent.cli.AttachTarget.onThisMachine().whyNot(pid);
+        if (notJvm != null) {
+            System.err.println("stallscope: cannot attach to process " + pid + ": " + notJvm);
+            return 1;
+        }
         VirtualMachine vm;
         try {
             vm = VirtualMachine.attach(pid);

@@ -21,9 +21,11 @@ public final class AgentCli {
         "usage: java -jar stallscope-agent.jar attach PID [key=value ...]",
         "       java -jar stallscope-agent.jar detach PID",
         io.stallscope.agent.capture.CaptureCommand.USAGE,
-        "  attach  instrument a running broker now (options as for -javaagent, e.g. prometheus=9404)",
+        "       java -jar stallscope-agent.jar --version | help",
+        "  attach  instrument a running broker now (options as for -javaagent, e.g. prometheus=9405)",
         "  detach  remove the instrumentation again; the broker keeps running",
-        "  capture record the broker now for --duration into --out (default ./stallscope-TIME-ondemand.jfr)");
+        "  capture record the broker now for --duration into --out (default ./stallscope-TIME-ondemand.jfr)",
+        "As a -javaagent: -javaagent:stallscope-agent.jar=key=value,... (options: docs/reference.md)");
 
     private AgentCli() {
     }
@@ -33,11 +35,19 @@ public final class AgentCli {
     }
 
     static int run(List<String> args) {
-        if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
-            System.out.println(USAGE);
-            return args.isEmpty() ? 2 : 0;
+        if (args.isEmpty()) {
+            System.err.println(USAGE);
+            return 2;
         }
         String command = args.get(0);
+        if (command.equals("help") || args.contains("--help") || args.contains("-h")) {
+            System.out.println(USAGE);
+            return 0;
+        }
+        if (command.equals("--version") || command.equals("version")) {
+            System.out.println("stallscope-agent " + version());
+            return 0;
+        }
         if (command.equals("capture")) {
             String jar = agentJar();
             return jar == null ? 2 : io.stallscope.agent.capture.CaptureCommand.run(args.subList(1, args.size()), jar);
@@ -67,10 +77,22 @@ public final class AgentCli {
         }
     }
 
+    /** The jar's Implementation-Version, or "dev" when run from classes. */
+    static String version() {
+        Package p = AgentCli.class.getPackage();
+        String v = p == null ? null : p.getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
     private static int load(String pid, String agentArgs) {
         String jar = agentJar();
         if (jar == null) {
             return 2;
+        }
+        String notJvm = AttachTarget.onThisMachine().whyNot(pid);
+        if (notJvm != null) {
+            System.err.println("stallscope: cannot attach to process " + pid + ": " + notJvm);
+            return 1;
         }
         VirtualMachine vm;
         try {

@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The README's option, op and metric tables, generated from the code so they cannot drift: a test
- * checks that README.md contains exactly this text. Run {@code java -cp stallscope-agent.jar
+ * The option, op and metric tables of docs/reference.md, generated from the code so they cannot drift: a
+ * test checks that docs/reference.md contains exactly this text. Run {@code java -cp stallscope-agent.jar
  * io.stallscope.agent.docs.ReferenceTables} to print them.
  */
 public final class ReferenceTables {

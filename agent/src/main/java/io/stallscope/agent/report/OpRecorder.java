@@ -83,7 +83,9 @@ public final class OpRecorder implements OpSink {
         }
         if (durationNanos >= slowThreshold[op]) {
             metrics.slow(op, role);
-            slowLog.slow(op, durationNanos, threadName, ThreadRole.of(role), tp, bytes, path, thrown);
+            slowLog.slow(op, durationNanos, threadName, ThreadRole.of(role), tp, bytes, path, thrown, state);
+        } else if (state.slowInner != null) {
+            slowLog.notSlow(threadName, ThreadRole.of(role), tp, state);
         }
         if (durationNanos >= jfrThreshold[op]) {
             emitJfr(op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown);

@@ -33,8 +33,8 @@ class AgentOptionsTest {
 
     @Test
     void prometheusBindsLoopbackUnlessAnAddressIsNamed() throws Exception {
-        assertThat(AgentOptions.parse("prometheus=9404", NO_ENV).prometheus().host()).isEqualTo("127.0.0.1");
-        assertThat(AgentOptions.parse("prometheus=9404", NO_ENV).prometheus().port()).isEqualTo(9404);
+        assertThat(AgentOptions.parse("prometheus=9405", NO_ENV).prometheus().host()).isEqualTo("127.0.0.1");
+        assertThat(AgentOptions.parse("prometheus=9405", NO_ENV).prometheus().port()).isEqualTo(9405);
         assertThat(AgentOptions.parse("prometheus=0.0.0.0:9500", NO_ENV).prometheus().host()).isEqualTo("0.0.0.0");
         assertThat(AgentOptions.parse("prometheus=off", NO_ENV).prometheus().enabled()).isFalse();
         assertThatThrownBy(() -> AgentOptions.parse("prometheus=lots", NO_ENV))
@@ -44,7 +44,7 @@ class AgentOptionsTest {
 
     @Test
     void unknownKeyNamesItAndTheNearestValidKey() {
-        assertThatThrownBy(() -> AgentOptions.parse("promethus=9404", NO_ENV))
+        assertThatThrownBy(() -> AgentOptions.parse("promethus=9405", NO_ENV))
             .isInstanceOf(OptionException.class)
             .hasMessage("unknown option 'promethus' (did you mean 'prometheus'?)");
         assertThatThrownBy(() -> AgentOptions.parse("slow.treshold=5ms", NO_ENV))
@@ -89,11 +89,11 @@ class AgentOptionsTest {
 
     @Test
     void listValuesMayContinueAfterACommaAndOtherKeysFollow() throws Exception {
-        AgentOptions o = AgentOptions.parse("ops=segment_flush,transfer_to,prometheus=9404", NO_ENV);
+        AgentOptions o = AgentOptions.parse("ops=segment_flush,transfer_to,prometheus=9405", NO_ENV);
         assertThat(o.opEnabled(Op.SEGMENT_FLUSH)).isTrue();
         assertThat(o.opEnabled(Op.TRANSFER_TO)).isTrue();
         assertThat(o.opEnabled(Op.RECORDS_APPEND)).isFalse();
-        assertThat(o.prometheus().port()).isEqualTo(9404);
+        assertThat(o.prometheus().port()).isEqualTo(9405);
     }
 
     @Test
@@ -113,7 +113,7 @@ class AgentOptionsTest {
 
     @Test
     void unknownEnvironmentVariableAndUnreadableFileAreErrors(@TempDir Path dir) {
-        assertThatThrownBy(() -> AgentOptions.parse("", Map.of("STALLSCOPE_PROMETEUS", "9404")))
+        assertThatThrownBy(() -> AgentOptions.parse("", Map.of("STALLSCOPE_PROMETEUS", "9405")))
             .hasMessageContaining("STALLSCOPE_PROMETEUS").hasMessageContaining("did you mean 'prometheus'?");
         assertThatThrownBy(() -> AgentOptions.parse("config=" + dir.resolve("missing.properties"), NO_ENV))
             .hasMessageContaining("cannot read config file");

@@ -28,10 +28,10 @@ class MitigationOptionsTest {
 
     @Test
     void eitherOrBothAsAListContinuedAfterCommas() throws Exception {
-        AgentOptions both = parse("mitigate=roll-flush,prefetch,prometheus=9404");
+        AgentOptions both = parse("mitigate=roll-flush,prefetch,prometheus=9405");
         assertThat(both.mitigate("roll-flush")).isTrue();
         assertThat(both.mitigate("prefetch")).isTrue();
-        assertThat(both.prometheus().port()).isEqualTo(9404);
+        assertThat(both.prometheus().port()).isEqualTo(9405);
         AgentOptions one = parse("mitigate=prefetch");
         assertThat(one.mitigate("prefetch")).isTrue();
         assertThat(one.mitigate("roll-flush")).isFalse();

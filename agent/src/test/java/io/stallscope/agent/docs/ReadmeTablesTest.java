@@ -7,17 +7,17 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** README's option, op and metric tables are the generated ones: regenerate with ReferenceTables when this fails. */
+/** docs/reference.md's option, op and metric tables are the generated ones: regenerate with ReferenceTables when this fails. */
 class ReadmeTablesTest {
     @Test
     void readmeCarriesTheGeneratedTables() throws Exception {
-        Path readme = Path.of("..", "README.md");
+        Path readme = Path.of("..", "docs", "reference.md");
         String text = Files.readString(readme);
         int begin = text.indexOf(ReferenceTables.BEGIN);
         int end = text.indexOf(ReferenceTables.END);
-        assertThat(begin).as("README has the generated block").isNotNegative();
+        assertThat(begin).as("docs/reference.md has the generated block").isNotNegative();
         assertThat(text.substring(begin, end + ReferenceTables.END.length()) + "\n")
-            .as("README tables are stale: run io.stallscope.agent.docs.ReferenceTables and paste its output")
+            .as("docs/reference.md tables are stale: run io.stallscope.agent.docs.ReferenceTables and paste its output")
             .isEqualTo(ReferenceTables.markdown());
     }
 }

@@ -148,7 +148,7 @@ class AgentInProcessTest {
         for (String[] row : io.stallscope.agent.docs.ReferenceTables.METRICS) {
             if (!row[0].equals("stallscope_op_topic_seconds") && !row[0].equals("stallscope_captures_total")) {
                 // those need topic.labels=true and profile=on
-                assertThat(metrics).as("README metric " + row[0]).contains("\n" + row[0]);
+                assertThat(metrics).as("docs/reference.md metric " + row[0]).contains("\n" + row[0]);
             }
         }
         ObjectName mbean = new ObjectName("io.stallscope:type=OpStats,op=records_append,role=request_handler");

@@ -17,7 +17,7 @@ import java.util.TreeMap;
 /**
  * What the container suite found per Kafka version and JDK, written as a Markdown table to
  * {@code target/version-matrix.md} after every recorded cell, so the file always shows this run so
- * far. {@code scripts/containers.sh readme-table} copies it into README.md. Tests add cells with
+ * far. {@code scripts/containers.sh readme-table} copies it into docs/containers.md. Tests add cells with
  * {@link #record} on {@link #RUN}; a column appears once any row has it (e.g. a mitigations test can
  * add its own column).
  */

@@ -41,7 +41,7 @@ public final class DemoMain implements Callable<Integer> {
     String bootstrap;
 
     @Option(names = "--prometheus", paramLabel = "URL",
-        description = "with --bootstrap: your agent's endpoint, e.g. http://127.0.0.1:9404/metrics")
+        description = "with --bootstrap: your agent's endpoint, e.g. http://127.0.0.1:9405/metrics")
     String prometheus;
 
     @Option(names = "--pid", paramLabel = "PID",
@@ -145,7 +145,7 @@ public final class DemoMain implements Callable<Integer> {
             try {
                 URI u = URI.create(prometheus);
                 if (u.getScheme() == null || !u.getScheme().startsWith("http") || u.getHost() == null) {
-                    problems.add("--prometheus wants an http URL, e.g. http://127.0.0.1:9404/metrics, not '" + prometheus + "'");
+                    problems.add("--prometheus wants an http URL, e.g. http://127.0.0.1:9405/metrics, not '" + prometheus + "'");
                 }
             } catch (IllegalArgumentException e) {
                 problems.add("--prometheus: not a URL: '" + prometheus + "'");

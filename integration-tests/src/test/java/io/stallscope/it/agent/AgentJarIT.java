@@ -48,4 +48,30 @@ class AgentJarIT {
         assertThat(noSuchPid.exitCode()).isEqualTo(1);
         assertThat(noSuchPid.output()).contains("cannot attach to process 999999999").doesNotContain("\tat ");
     }
+
+    @Test
+    void versionAndHelpAreCommandsToo() throws Exception {
+        AgentCommand.Result version = AgentCommand.run(io.stallscope.it.broker.KafkaJdks.defaultJdk(), "--version");
+        assertThat(version.exitCode()).isZero();
+        assertThat(version.output().strip()).isEqualTo("stallscope-agent " + System.getProperty("stallscope.version"));
+        AgentCommand.Result help = AgentCommand.run(io.stallscope.it.broker.KafkaJdks.defaultJdk(), "help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.output()).contains("attach PID").contains("--version");
+    }
+
+    @Test
+    void attachingToAProcessThatIsNotAJvmFailsWithoutSignallingIt() throws Exception {
+        // HotSpot's attach would send SIGQUIT (killing a non-JVM) and then wait 10 s for a socket
+        Process notAJvm = new ProcessBuilder("sleep", "120").start();
+        try {
+            AgentCommand.Result attach = AgentCommand.run(io.stallscope.it.broker.KafkaJdks.defaultJdk(), "attach",
+                Long.toString(notAJvm.pid()));
+            assertThat(attach.exitCode()).isEqualTo(1);
+            assertThat(attach.output().strip()).isEqualTo("stallscope: cannot attach to process " + notAJvm.pid()
+                + ": it is not a Java virtual machine (no libjvm.so in /proc/" + notAJvm.pid() + "/maps)");
+            assertThat(notAJvm.isAlive()).as("the process was not signalled").isTrue();
+        } finally {
+            notAJvm.destroyForcibly();
+        }
+    }
 }

@@ -49,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *
  * <p>Versions: {@link #MATRIX}, or {@code -Dstallscope.container.versions=3.9.2,4.4.0}.
  */
-@Order(3) // last: its README check compares the table the other container tests have filled in too
+@Order(3) // last: its docs/containers.md check compares the table the other container tests have filled in too
 class AgentMatrixContainerIT {
     /** Every supported version: a container is cheap enough to run them all. */
     static final List<KafkaVersion> MATRIX = KafkaVersions.SUPPORTED;
@@ -61,8 +61,8 @@ class AgentMatrixContainerIT {
     }
 
     /**
-     * After a full, passing run of the matrix on the local images, README.md's table must be this run's:
-     * a README that claims what the suite no longer shows fails here. The fix is
+     * After a full, passing run of the matrix on the local images, docs/containers.md's table must be this run's:
+     * a page that claims what the suite no longer shows fails here. The fix is
      * {@code scripts/containers.sh readme-table}, which copies target/version-matrix.md into it.
      */
     @AfterAll
@@ -72,7 +72,7 @@ class AgentMatrixContainerIT {
             return; // a partial run cannot judge the whole table; a failed row already fails the suite
         }
         Path table = HarnessDirs.target().resolve(VersionMatrix.FILE);
-        Path readme = HarnessDirs.target().toAbsolutePath().getParent().getParent().resolve("README.md");
+        Path readme = HarnessDirs.target().toAbsolutePath().getParent().getParent().resolve("docs/containers.md");
         String inReadme = VersionMatrix.tableIn(Files.readString(readme));
         assertThat(inReadme).as("the version matrix in " + readme + " (between its version-matrix markers) differs from this"
             + " run's " + table + "; run scripts/containers.sh readme-table").isEqualTo(Files.readString(table).strip());

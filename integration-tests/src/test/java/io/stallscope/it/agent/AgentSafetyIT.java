@@ -30,7 +30,7 @@ class AgentSafetyIT {
     @Test
     void aMistypedOptionIsOneErrorLineAndTheBrokerRunsWithoutTheAgent() throws Exception {
         BrokerSpec spec = BrokerSpec.builder(VERSION).name("agent-bad-option")
-            .javaAgent(AgentJar.path(), "promethus=9404").build();
+            .javaAgent(AgentJar.path(), "promethus=9405").build();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
             KafkaClients.createTopic(broker, "t", 1, KafkaClients.SMALL_SEGMENTS);
@@ -47,12 +47,15 @@ class AgentSafetyIT {
     @Test
     void strictRefusesToStartOnABadOption() {
         BrokerSpec spec = BrokerSpec.builder(VERSION).name("agent-strict").startTimeout(Duration.ofSeconds(40))
-            .javaAgent(AgentJar.path(), "promethus=9404,strict=true").build();
+            .javaAgent(AgentJar.path(), "promethus=9405,strict=true").build();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             assertThatThrownBy(broker::start).isInstanceOf(RuntimeException.class);
             assertThat(broker.isRunning()).isFalse();
             String out = readQuietly(broker);
-            assertThat(out).contains("unknown option 'promethus'").contains("strict=true: refusing to start the JVM");
+            assertThat(out).contains("unknown option 'promethus'").contains("strict=true: refusing to start the JVM")
+                .doesNotContain("FATAL ERROR").doesNotContain("\tat ");
+            // a plain refusal, not JPLIS's abort (134) that reads like a crash
+            assertThat(((LocalKafkaBroker) broker).exitCode()).hasValue(2);
         }
     }
 

@@ -24,7 +24,7 @@ class ContainerKafkaBrokerTest {
         Path shim = Files.createFile(tmp.resolve("slow-disk.so"));
         Path work = Files.createDirectory(tmp.resolve("work"));
         BrokerSpec spec = BrokerSpec.builder("3.9.2")
-                .javaAgent(jar, "prometheus=127.0.0.1:9404,topic.labels=true")
+                .javaAgent(jar, "prometheus=127.0.0.1:9405,topic.labels=true")
                 .jvmArg("-XX:StartFlightRecording=filename=" + jfrDir.resolve("broker.jfr") + ",dumponexit=true")
                 .jvmArg("-Dlog4j.configuration=file:" + work.resolve("broker-log4j.properties"))
                 .jvmArg("-Xss1m")

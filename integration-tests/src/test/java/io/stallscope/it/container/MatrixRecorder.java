@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * Records each invocation of a container test that runs on the default JDK in one column of
  * {@link VersionMatrix#RUN}: the row is the Kafka version named in the invocation's display name
  * ("Kafka 3.6.2, SSL, prefetch true, JDK 17"; no JDK named: the default one), the cell lists what followed the version and whether it passed,
- * so tests written once for both broker kinds (see {@link BrokerFactory}) show up in README's table.
+ * so tests written once for both broker kinds (see {@link BrokerFactory}) show up in docs/containers.md's table.
  */
 public final class MatrixRecorder implements TestWatcher {
     private static final Pattern VERSION = Pattern.compile("Kafka (\\d+\\.\\d+\\.\\d+)(?:, )?(.*?)(?:, JDK (\\w+))?");

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.StreamSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,9 +46,9 @@ class ExampleFilesTest {
     @Test
     void parserRejectsWhatTheAgentWouldRefuse() throws Exception {
         // the check below is only worth something if a bad option string fails it
-        assertThat(parser.parse("prometheus=127.0.0.1:9404").prometheus()).isEqualTo("127.0.0.1:9404");
-        assertThat(parser.parse("prometheus=9404").prometheus()).isEqualTo("127.0.0.1:9404");
-        assertThat(parser.parse("promethus=9404").error()).contains("did you mean 'prometheus'");
+        assertThat(parser.parse("prometheus=127.0.0.1:9405").prometheus()).isEqualTo("127.0.0.1:9405");
+        assertThat(parser.parse("prometheus=9405").prometheus()).isEqualTo("127.0.0.1:9405");
+        assertThat(parser.parse("promethus=9405").error()).contains("did you mean 'prometheus'");
         assertThat(parser.parse("prometheus=0.0.0.0:99999").error()).contains("prometheus");
     }
 
@@ -57,7 +58,7 @@ class ExampleFilesTest {
         String opts = kafkaOptsFromSnippet(jar, "");
         JavaAgentOption agent = JavaAgentOption.single("stallscope.env.sh", opts);
         assertThat(agent.jar()).isEqualTo(jar.toString());
-        assertThat(parser.parse(agent.options()).prometheus()).isEqualTo("127.0.0.1:9404");
+        assertThat(parser.parse(agent.options()).prometheus()).isEqualTo("127.0.0.1:9405");
         // an operator's existing KAFKA_OPTS is kept, and sourcing the snippet again adds nothing
         assertThat(kafkaOptsFromSnippet(jar, "-Xss1m")).isEqualTo("-Xss1m " + opts);
         assertThat(kafkaOptsFromSnippet(jar, opts)).isEqualTo(opts);
@@ -98,7 +99,7 @@ class ExampleFilesTest {
         assertThat(assignment).startsWith("\"KAFKA_OPTS=").endsWith("\"");
         JavaAgentOption agent = JavaAgentOption.single("stallscope.conf", assignment);
         assertThat(agent.jar()).isEqualTo("/opt/stallscope/stallscope-agent.jar");
-        assertThat(parser.parse(agent.options()).prometheus()).isEqualTo("127.0.0.1:9404");
+        assertThat(parser.parse(agent.options()).prometheus()).isEqualTo("127.0.0.1:9405");
     }
 
     @Test
@@ -209,7 +210,7 @@ class ExampleFilesTest {
         JavaAgentOption agent = JavaAgentOption.single("strimzi JAVA_TOOL_OPTIONS", toolOptions.path("value").asText());
         AgentOptionParser.Result parsed = parser.parse(agent.options());
         assertThat(parsed.error()).isNull();
-        assertThat(parsed.prometheus()).as("9404 is Strimzi's own JMX exporter port").isEqualTo("0.0.0.0:9405");
+        assertThat(parsed.prometheus()).as("the agent's port in every example, beside Strimzi's JMX exporter on 9404").isEqualTo("0.0.0.0:9405");
 
         // the image named in the resource is built by the Dockerfile, which puts the jar where the option says
         String dockerfile = Files.readString(Examples.file("strimzi/Dockerfile"));
@@ -251,21 +252,80 @@ class ExampleFilesTest {
         }
     }
 
+    /** A broker's trouble must stay that broker's: every aggregation keeps instance, every legend names it. */
+    @Test
+    void everyPanelKeepsTheInstance() throws Exception {
+        java.util.regex.Pattern aggregation = java.util.regex.Pattern.compile(
+            "\\b(sum|max|min|avg|count|topk|bottomk|quantile)\\s*(by\\s*\\(([^)]*)\\))?\\s*\\(");
+        for (ExampleQueries.Query q : ExampleQueries.dashboard()) {
+            if (q.where().contains("variable")) {
+                continue;
+            }
+            java.util.regex.Matcher m = aggregation.matcher(q.expr());
+            while (m.find()) {
+                assertThat(m.group(3)).as(q.where() + ": " + m.group() + " in " + q.expr()).isNotNull()
+                    .matches(".*\\binstance\\b.*");
+            }
+            assertThat(q.legend()).as(q.where() + " legend").contains("{{instance}}");
+        }
+    }
+
+    @Test
+    void strimziPodMonitorScrapesTheClustersKafkaPodsOnTheAgentsPort() throws Exception {
+        JsonNode monitor = YAML.readTree(Examples.file("strimzi/podmonitor.yaml").toFile());
+        assertThat(monitor.path("apiVersion").asText()).isEqualTo("monitoring.coreos.com/v1");
+        assertThat(monitor.path("kind").asText()).isEqualTo("PodMonitor");
+        JsonNode labels = monitor.path("spec").path("selector").path("matchLabels");
+        assertThat(labels.path("strimzi.io/cluster").asText()).isEqualTo("my-cluster");
+        assertThat(labels.path("strimzi.io/kind").asText()).isEqualTo("Kafka");
+        JsonNode endpoint = monitor.path("spec").path("podMetricsEndpoints").get(0);
+        assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
+        assertThat(endpoint.path("relabelings").toString()).contains("__meta_kubernetes_pod_ip").contains("${1}:9405")
+            .contains("__address__");
+    }
+
+    @Test
+    void initContainerImageCarriesTheJarWhereThePodsOptionNamesIt() throws Exception {
+        String dockerfile = Files.readString(Examples.file("image/Dockerfile"));
+        Matcher copy = Pattern.compile("(?m)^COPY\\s+(?:--\\S+\\s+)*(\\S+)\\s+(\\S+)\\s*$").matcher(dockerfile);
+        assertThat(copy.find()).as("a COPY line in the Dockerfile").isTrue();
+        assertThat(Examples.root().resolve(copy.group(1)).normalize()).isEqualTo(AgentJar.path());
+        JsonNode pod = YAML.readTree(Examples.file("image/init-container.yaml").toFile());
+        JsonNode kafka = pod.path("spec").path("containers").get(0);
+        JsonNode opts = StreamSupport.stream(kafka.path("env").spliterator(), false)
+            .filter(e -> e.path("name").asText().equals("KAFKA_OPTS")).findFirst().orElseThrow();
+        JavaAgentOption agent = JavaAgentOption.single("init-container KAFKA_OPTS", opts.path("value").asText());
+        AgentOptionParser.Result parsed = parser.parse(agent.options());
+        assertThat(parsed.error()).isNull();
+        assertThat(parsed.prometheus()).isEqualTo("0.0.0.0:9405");
+        // the init container copies the jar to exactly where the option names it, in the volume both mount
+        assertThat(dockerfile).contains("\"" + agent.jar() + "\"]");
+        String mount = agent.jar().substring(0, agent.jar().lastIndexOf('/'));
+        assertThat(pod.path("spec").path("initContainers").get(0).path("volumeMounts").get(0).path("mountPath").asText())
+            .isEqualTo(mount);
+        assertThat(kafka.path("volumeMounts").get(0).path("mountPath").asText()).isEqualTo(mount);
+    }
+
     @Test
     void everyAlertSaysHowBadWhatItMeansAndWhereTheMitigationIs() throws Exception {
         List<ExampleQueries.Rule> rules = ExampleQueries.rules();
-        assertThat(rules).extracting(ExampleQueries.Rule::expr).anyMatch(e -> e.contains("op=\"transfer_to\", role=\"network\""))
+        assertThat(rules).extracting(ExampleQueries.Rule::expr)
+            .anyMatch(e -> e.contains("op=~\"transfer_to|tls_transfer\", role=\"network\""))
+            .anyMatch(e -> e.contains("stallscope_advice_errors_total"))
             .anyMatch(e -> e.contains("histogram_quantile(0.999") && e.contains("op=\"records_append\", role=\"request_handler\""))
             .anyMatch(e -> e.contains("snapshot_write") && e.contains("role=\"request_handler\""));
         for (ExampleQueries.Rule r : rules) {
             assertThat(r.alert()).as("alerting rule").isNotBlank();
             assertThat(r.forDuration()).as(r.alert() + " for:").matches("\\d+[smh]");
             assertThat(r.labels()).as(r.alert()).containsKey("severity");
-            assertThat(r.annotations()).as(r.alert()).containsKeys("summary", "description", "runbook");
+            assertThat(r.annotations()).as(r.alert()).containsKeys("summary", "description", "runbook_url")
+                .doesNotContainKey("runbook");
             assertThat(r.annotations().get("description")).as(r.alert() + " says what to do").contains("What to do");
-            for (String link : r.annotations().get("runbook").split("\\s*;\\s*")) {
-                assertThat(MarkdownAnchors.exists(Examples.root(), link)).as(r.alert() + " runbook " + link).isTrue();
-            }
+            // Alertmanager and Grafana link runbook_url as it is: a URL of the guide's page, whose section exists here
+            String url = r.annotations().get("runbook_url");
+            assertThat(url).as(r.alert() + " runbook_url").startsWith(ExampleQueries.DOCS_URL);
+            String link = url.substring(ExampleQueries.DOCS_URL.length());
+            assertThat(MarkdownAnchors.exists(Examples.root(), link)).as(r.alert() + " runbook_url " + url).isTrue();
         }
     }
 
@@ -273,7 +333,8 @@ class ExampleFilesTest {
     void examplesReadmeListsEveryExample() throws Exception {
         String readme = Files.readString(Examples.root().resolve("examples/README.md"));
         for (String f : List.of("plain/stallscope.env.sh", "systemd/kafka.service.d/stallscope.conf", "compose/compose.yaml",
-            ExampleQueries.RULES, ExampleQueries.DASHBOARD, "strimzi/kafka.yaml", "strimzi/Dockerfile", "strimzi/prometheus.yml")) {
+            ExampleQueries.RULES, ExampleQueries.RULE_TESTS, ExampleQueries.DASHBOARD, "strimzi/kafka.yaml", "strimzi/Dockerfile", "strimzi/prometheus.yml", "strimzi/podmonitor.yaml",
+            "image/Dockerfile", "image/init-container.yaml")) {
             Examples.file(f);
             assertThat(readme).as("examples/README.md mentions " + f).contains("(" + f + ")");
         }

@@ -14,6 +14,9 @@ import java.util.Map;
 final class ExampleQueries {
     static final String DASHBOARD = "grafana/dashboards/stallscope.json";
     static final String RULES = "prometheus/stallscope-alerts.yml";
+    static final String RULE_TESTS = "prometheus/stallscope-alerts-test.yml";
+    /** Where the alerts' runbook_url point: the guide's pages, by their path in the repository. */
+    static final String DOCS_URL = "https://github.com/stallscope/stallscope/blob/main/";
 
     /**
      * Grafana's variables as the dashboard would fill them in: $__rate_interval becomes a duration,

@@ -26,6 +26,30 @@ class PromtoolTest {
         assertThat(r.output()).contains("SUCCESS: " + ExampleQueries.rules().size() + " rules found");
     }
 
+    /** promtool's unit tests: for every alert, series that must fire it and series that must not. */
+    @Test
+    void alertRulesPassTheirUnitTests() throws Exception {
+        Path tests = Examples.file(ExampleQueries.RULE_TESTS);
+        Promtool.Result r = Promtool.require().run("test", "rules", tests.toString());
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("SUCCESS");
+        Map<String, Object> file = new YAMLMapper().readValue(tests.toFile(), Map.class);
+        Map<String, Boolean> fires = new LinkedHashMap<>();
+        Map<String, Boolean> silent = new LinkedHashMap<>();
+        for (Object test : (List<?>) file.get("tests")) {
+            for (Object check : (List<?>) ((Map<?, ?>) test).get("alert_rule_test")) {
+                Map<?, ?> c = (Map<?, ?>) check;
+                String alert = (String) c.get("alertname");
+                boolean any = c.get("exp_alerts") != null && !((List<?>) c.get("exp_alerts")).isEmpty();
+                (any ? fires : silent).put(alert, true);
+            }
+        }
+        for (ExampleQueries.Rule rule : ExampleQueries.rules()) {
+            assertThat(fires).as(rule.alert() + " has a test where it fires").containsKey(rule.alert());
+            assertThat(silent).as(rule.alert() + " has a test where it stays silent").containsKey(rule.alert());
+        }
+    }
+
     @Test
     void dashboardQueriesParseAsPromQl(@TempDir Path dir) throws Exception {
         List<Map<String, Object>> rules = new ArrayList<>();

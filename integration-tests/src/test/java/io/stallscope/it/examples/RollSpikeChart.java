@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * An SVG chart of the roll-spike experiment (docs/mitigations.md, Experiment 1), from the per-round table
+ * An SVG chart of the roll-spike experiment (docs/lab/mitigations.md, Experiment 1), from the per-round table
  * there: the producer's p99.9 and the agent's mean log_roll time, with and without roll-flush, per Kafka
  * version. Every round is a dot and the bar is the median, so the spread between rounds stays visible.
  */
@@ -64,7 +64,7 @@ final class RollSpikeChart {
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         s.append(text(20, 26, 16, "bold", "start", "A segment roll's snapshot fsync, with and without mitigate=roll-flush"));
         s.append(text(20, 46, 12, "normal", "start", "Real brokers writing to a simulated slow disk (fsyncs delayed by an LD_PRELOAD shim)."
-            + " Setup and numbers: docs/mitigations.md (RollSpikeBenchIT)."));
+            + " Setup and numbers: docs/lab/mitigations.md (RollSpikeBenchIT)."));
         s.append(text(20, 62, 12, "normal", "start", "A dot per round; the bar and the number under it are the median."
             + " The latency axis is logarithmic."));
         panel(s, rounds, groups, 20, 90, width - 40, 320, "Producer p99.9 latency (ms, log scale)", Round::p999, true);

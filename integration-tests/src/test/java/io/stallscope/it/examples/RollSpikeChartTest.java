@@ -10,7 +10,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Draws docs/images/roll-spike.svg from the roll-spike experiment's per-round table in docs/mitigations.md
+ * Draws docs/images/roll-spike.svg from the roll-spike experiment's per-round table in docs/lab/mitigations.md
  * into target/docs-images (copy it to docs/images after new runs are published), and checks every round's
  * numbers are in the picture.
  */
@@ -18,7 +18,7 @@ class RollSpikeChartTest {
 
     @Test
     void chartShowsEveryRoundOfTheExperiment() throws Exception {
-        String md = Files.readString(Examples.root().resolve("docs/mitigations.md"));
+        String md = Files.readString(Examples.root().resolve("docs/lab/mitigations.md"));
         List<RollSpikeChart.Round> rounds = RollSpikeChart.rounds(md);
         assertThat(rounds).extracting(RollSpikeChart.Round::rollFlush).contains(true, false);
         String svg = RollSpikeChart.svg(rounds);

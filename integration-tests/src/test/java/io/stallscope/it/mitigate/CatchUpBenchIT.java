@@ -33,7 +33,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Experiment, not a CI test (-Dstallscope.bench=true; see docs/mitigations.md): a consumer catching up
+ * Experiment, not a CI test (-Dstallscope.bench=true; see docs/lab/mitigations.md): a consumer catching up
  * on a backlog (1 GiB over 8 partitions) while a steady producer writes to another topic, on one Kafka
  * 3.6.2 broker with one network thread (so the two clients share it, as many clients do on a busy
  * broker). Three arms, rotated each round: the backlog's rolled segments cold without prefetch ("off"),

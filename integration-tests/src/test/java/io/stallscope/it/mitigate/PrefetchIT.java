@@ -88,7 +88,7 @@ class PrefetchIT {
                 assertThat(metrics.sum("stallscope_prefetch_seconds_total", Map.of())).isGreaterThan(0.1);
                 assertThat(metrics.event("prefetch", "error")).isZero();
                 // after the fact and roughly: this VM's kernel reclaims idle page-cache pages within seconds (DAMON
-                // pageout, see docs/mitigations.md; 0.88 was seen in CI), so some may be gone already. What the
+                // pageout, see docs/lab/mitigations.md; 0.88 was seen in CI), so some may be gone already. What the
                 // network threads met at each call is WarmUpCheck's, from the shim's mincore at that moment.
                 assertThat(PageCache.residentFraction(rolled)).as("resident after the fetches").isGreaterThan(0.5);
             } else {

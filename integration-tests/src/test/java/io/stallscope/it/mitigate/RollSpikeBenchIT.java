@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Experiment, not a CI test (runs only with -Dstallscope.bench=true; see docs/mitigations.md): the
+ * Experiment, not a CI test (runs only with -Dstallscope.bench=true; see docs/lab/mitigations.md): the
  * produce latency spike of segment rolls, with and without roll-flush. Simulated: a slow disk, every
  * fsync of a file in the topic's partition directory delayed 50 ms (the LD_PRELOAD shim). 1 MiB
  * segments, a steady idempotent producer at 2000 records/s (-Dstallscope.bench.rate) of 1 KiB with acks=all and linger.ms=0, in

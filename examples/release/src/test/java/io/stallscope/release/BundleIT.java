@@ -1,0 +1,147 @@
+package io.stallscope.release;
+
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The release bundle as an operator meets it: unpacked into an empty directory, checked against its SHA-256
+ * file, and its launchers run with nothing on PATH but a Java runtime (no Maven, no network, no coreutils).
+ */
+class BundleIT {
+    private static final Path BUNDLE = Path.of(System.getProperty("stallscope.bundle", "target/missing.tar.gz"));
+    private static final String NAME = System.getProperty("stallscope.bundle.name", "stallscope-VERSION");
+    private static final Path JAVA_BIN = Path.of(System.getProperty("java.home"), "bin");
+
+    @TempDir
+    static Path work;
+    static Path home;
+
+    @BeforeAll
+    static void unpack() throws Exception {
+        assertThat(BUNDLE).as("built by mvn package in examples/release").isRegularFile();
+        Path empty = Files.createDirectory(work.resolve("unpacked"));
+        Result tar = run(List.of("tar", "-xzf", BUNDLE.toString(), "-C", empty.toString()), Map.of(), empty);
+        assertThat(tar.exitCode()).as(tar.output()).isZero();
+        try (var top = Files.list(empty)) {
+            assertThat(top.map(p -> p.getFileName().toString())).containsExactly(NAME);
+        }
+        home = empty.resolve(NAME);
+    }
+
+    @Test
+    void theChecksumFileMatchesTheBundle() throws Exception {
+        Path sums = BUNDLE.resolveSibling(BUNDLE.getFileName() + ".sha256");
+        String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(BUNDLE)));
+        assertThat(Files.readString(sums).strip()).isEqualTo(digest + "  " + BUNDLE.getFileName());
+    }
+
+    @Test
+    void itHoldsTheJarsLaunchersExamplesAndDocs() {
+        for (String f : List.of("lib/stallscope-agent.jar", "lib/stallscope-analyzer.jar", "README.md", "docs/alerts.md",
+            "examples/README.md", "examples/prometheus/stallscope-alerts.yml", "examples/strimzi/kafka.yaml")) {
+            assertThat(home.resolve(f)).as(f).isRegularFile();
+        }
+        assertThat(home.resolve("bin/analyzer")).isExecutable();
+        assertThat(home.resolve("bin/stallscope-agent")).isExecutable();
+        assertThat(home.resolve("examples/release")).as("the bundle's own build").doesNotExist();
+    }
+
+    @Test
+    void analyzerReportRunsWithOnlyJavaOnThePath() throws Exception {
+        Path recording = contendedRecording(work.resolve("contention.jfr"));
+        Result report = run(List.of(home.resolve("bin/analyzer").toString(), "report", recording.toString()),
+            Map.of("PATH", JAVA_BIN.toString()), work);
+        assertThat(report.exitCode()).as(report.output()).isZero();
+        // the recording's one contention, named by the thread that waited and the one that held the lock
+        assertThat(report.output()).contains("bundle-waiter").contains("bundle-holder");
+    }
+
+    @Test
+    void theAgentsCommandLineRunsWithOnlyJavaOnThePath() throws Exception {
+        Result version = run(List.of(home.resolve("bin/stallscope-agent").toString(), "--version"),
+            Map.of("PATH", JAVA_BIN.toString()), work);
+        assertThat(version.exitCode()).as(version.output()).isZero();
+        assertThat(version.output().strip()).isEqualTo("stallscope-agent " + NAME.substring("stallscope-".length()));
+    }
+
+    /** A JDK Flight Recorder file of this JVM with one thread blocked 300 ms on a monitor another one holds. */
+    private static Path contendedRecording(Path file) throws Exception {
+        Object lock = new Object();
+        CountDownLatch held = new CountDownLatch(1);
+        try (Recording recording = new Recording()) {
+            recording.enable("jdk.JavaMonitorEnter").withThreshold(Duration.ofMillis(10)).withStackTrace();
+            recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+            recording.start();
+            Thread holder = new Thread(() -> {
+                synchronized (lock) {
+                    held.countDown();
+                    sleep(300);
+                }
+            }, "bundle-holder");
+            Thread waiter = new Thread(() -> {
+                awaitQuietly(held);
+                synchronized (lock) {
+                    lock.hashCode();
+                }
+            }, "bundle-waiter");
+            holder.start();
+            waiter.start();
+            holder.join();
+            waiter.join();
+            recording.stop();
+            recording.dump(file);
+        }
+        return file;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    record Result(int exitCode, String output) {
+    }
+
+    /** Runs a command with exactly the environment given (nothing inherited). */
+    private static Result run(List<String> command, Map<String, String> env, Path dir) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        if (!env.isEmpty()) {
+            pb.environment().clear();
+            pb.environment().putAll(env);
+        }
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + command);
+        }
+        return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+}
