@@ -1,6 +1,6 @@
 package io.stallscope.agent.instrument;
 
-import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.kafka.KafkaTarget;
 
 /**
@@ -23,6 +23,6 @@ public abstract class InstrumentationPoint {
     }
 
     public String opName() {
-        return Op.name(op());
+        return OpKind.name(op());
     }
 }

@@ -1,6 +1,6 @@
 package io.stallscope.agent.report;
 
-import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
 
@@ -47,7 +47,7 @@ public final class SlowOpLog {
     static String format(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
                          long bytes, String path, Throwable thrown, long dropped) {
         StringBuilder sb = new StringBuilder(160);
-        sb.append("slow op=").append(Op.name(op))
+        sb.append("slow op=").append(OpKind.name(op))
             .append(" duration_ms=").append(String.format(Locale.ROOT, "%.3f", durationNanos / 1e6))
             .append(" thread=\"").append(thread).append('"')
             .append(" role=").append(role.label());

@@ -95,7 +95,7 @@ final class AgentAtStartCheck {
                 .isGreaterThanOrEqualTo((double) RECORDS * RECORD_SIZE);
             assertThat(metrics.sum("stallscope_advice_errors_total", Map.of())).isZero();
             // histogram buckets from 10 us to 10 s
-            assertThat(metrics.text()).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"1.0E-5\"}")
+            assertThat(metrics.text()).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"0.00001\"}")
                 .contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"10.0\"}");
 
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
