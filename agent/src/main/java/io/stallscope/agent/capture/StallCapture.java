@@ -1,9 +1,9 @@
 package io.stallscope.agent.capture;
 
-import io.stallscope.agent.model.OpKind;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.stallscope.agent.model.TopicPartition;
 import io.stallscope.agent.logging.BrokerLog;
+import io.stallscope.agent.model.OpKind;
+import io.stallscope.agent.model.TopicPartition;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

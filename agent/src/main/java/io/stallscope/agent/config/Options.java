@@ -1,7 +1,7 @@
 package io.stallscope.agent.config;
 
-import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.model.OpKind;
 
 import java.util.ArrayList;
 import java.util.Collections;

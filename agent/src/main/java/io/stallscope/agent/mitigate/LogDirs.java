@@ -1,6 +1,7 @@
 package io.stallscope.agent.mitigate;
 
 import io.stallscope.agent.kafka.KafkaMembers;
+
 import java.io.File;
 import java.lang.reflect.Method;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.stallscope.agent.model;
 
 import io.stallscope.agent.kafka.KafkaMembers;
+
 import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

@@ -1,6 +1,7 @@
 package io.stallscope.agent.report;
 
 import io.stallscope.agent.kafka.KafkaMembers;
+
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;

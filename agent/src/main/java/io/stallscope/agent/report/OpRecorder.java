@@ -1,6 +1,5 @@
 package io.stallscope.agent.report;
 
-import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.OpSink;
 import io.stallscope.agent.bootstrap.ThreadState;
@@ -10,6 +9,7 @@ import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.model.LogPaths;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.SubjectPaths;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.ThreadRoles;
