@@ -24,8 +24,9 @@ public enum OpKind {
         ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.LOG_CLEANER, ThreadRole.CONTROLLER),
     INDEX_RESIZE("index_resize", "IndexResize", "Index Resize",
         "AbstractIndex.resize: remap (and ftruncate) of an offset or time index",
+        // other: the thread applying metadata (KRaft's metadata loader) when a partition is created or led
         ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.SCHEDULER, ThreadRole.LOG_CLEANER,
-        ThreadRole.CONTROLLER),
+        ThreadRole.CONTROLLER, ThreadRole.OTHER),
     TRANSFER_TO("transfer_to", "TransferTo", "Transfer To",
         "FileChannel.transferTo: sendfile(2) from a file to a socket or file",
         // fetch responses are sent by the listener's network threads, the controller's own listener too
@@ -36,7 +37,9 @@ public enum OpKind {
         ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.SCHEDULER, ThreadRole.CONTROLLER),
     SNAPSHOT_TAKE("snapshot_take", "SnapshotTake", "Snapshot Take",
         "ProducerStateManager.takeSnapshot on roll",
-        ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.SCHEDULER, ThreadRole.CONTROLLER),
+        // other: the metadata loader, when a partition is created or changes leader
+        ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.SCHEDULER, ThreadRole.CONTROLLER,
+        ThreadRole.OTHER),
     SNAPSHOT_WRITE("snapshot_write", "SnapshotWrite", "Snapshot Write",
         "Producer-state snapshot file write, with its fsync where the version does it inline",
         ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.SCHEDULER, ThreadRole.CONTROLLER),
@@ -48,8 +51,9 @@ public enum OpKind {
         ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.SCHEDULER, ThreadRole.CONTROLLER),
     SEGMENT_READ("segment_read", "SegmentRead", "Segment Read",
         "LogSegment.read on the fetch path",
-        // consumer and follower fetches on handlers; alter-log-dirs copies; the metadata log's readers
-        ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.CONTROLLER),
+        // consumer and follower fetches on handlers; alter-log-dirs copies; the metadata log's readers; other:
+        // a fetch that waited in purgatory, completed by its expiration reaper thread
+        ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.CONTROLLER, ThreadRole.OTHER),
     TLS_TRANSFER("tls_transfer", "TlsTransfer", "TLS Transfer",
         "SslTransportLayer.transferFrom: a TLS listener reads the file with FileChannel.read",
         ThreadRole.NETWORK, ThreadRole.CONTROLLER);

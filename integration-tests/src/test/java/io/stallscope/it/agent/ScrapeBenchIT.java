@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partition), -Dstallscope.bench.partitions partitions (default 4000, in topics of 200); records produced to and
  * fetched from every partition, so records_append, segment_read and transfer_to occur on each. Per arm: series
  * and bytes of one scrape on the fresh broker and after the traffic, then the wall time of 20 scrapes from
- * 127.0.0.1 after 5 warm-up ones (median, p90, max). Output: target/bench/scrape.md.
+ * 127.0.0.1 after 5 warm-up ones (median, p90, max). Output: target/bench/scrape.md, and each arm's scrape after
+ * the traffic in target/bench/scrape-ARM.txt.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class ScrapeBenchIT {
@@ -67,7 +68,7 @@ class ScrapeBenchIT {
             + " | scrape ms median | p90 | max |\n|---|---|---|---|---|---|---|---|\n");
         for (String arm : ARMS) {
             String options = options(arm);
-            Arm r = run(options);
+            Arm r = run(options, dir.resolve("scrape-" + arm + ".txt"));
             Files.writeString(out, String.format(Locale.ROOT, "| %s | `%s` | %d | %d | %d | %.1f | %.1f | %.1f |%n", arm, options,
                 r.seriesFresh, r.seriesAfter, r.bytesAfter, r.millis[r.millis.length / 2],
                 r.millis[(int) Math.ceil(r.millis.length * 0.9) - 1], r.millis[r.millis.length - 1]), StandardOpenOption.APPEND);
@@ -93,7 +94,8 @@ class ScrapeBenchIT {
     record Arm(int seriesFresh, int seriesAfter, int bytesAfter, double[] millis) {
     }
 
-    private static Arm run(String options) throws Exception {
+    /** @param kept where the scrape after the traffic is written, to see which op and role pairs occurred */
+    private static Arm run(String options, Path kept) throws Exception {
         int port = FreePorts.next();
         BrokerSpec spec = BrokerSpec.builder(VERSION).name("scrape-bench").heap("2g")
             .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port + "," + options)
@@ -111,6 +113,7 @@ class ScrapeBenchIT {
             long records = produceToEveryPartition(broker, topics);
             assertThat(fetchAll(broker, topics)).isEqualTo(records);
             String after = get(port);
+            Files.writeString(kept, after);
             PrometheusScrape parsed = PrometheusScrape.parse(after);
             assertThat(parsed.ops("records_append", "request_handler")).isGreaterThanOrEqualTo(records / 2.0);
             for (int i = 0; i < WARMUP; i++) {
