@@ -1,8 +1,9 @@
 package io.stallscope.agent.bootstrap;
 
 /**
- * The operations the agent times. Ids are compile-time constants so that advice inlined into
- * Kafka's and the JDK's classes carries a plain int, not a reference to an enum.
+ * The ops' ids as compile-time constants, so that advice inlined into Kafka's and the JDK's classes
+ * carries a plain int, not a reference to an enum. Everything else about an op (its name, event, roles,
+ * help) is declared once in {@code io.stallscope.agent.model.OpKind}, in this id order (a test checks it).
  * This class lives on the bootstrap class path: keep it free of dependencies.
  */
 public final class Op {
@@ -19,26 +20,6 @@ public final class Op {
     public static final int TLS_TRANSFER = 10;
     public static final int COUNT = 11;
 
-    private static final String[] NAMES = {
-        "segment_flush", "records_append", "index_resize", "transfer_to", "log_roll",
-        "snapshot_take", "snapshot_write", "snapshot_flush", "segment_inactive", "segment_read",
-        "tls_transfer"
-    };
-
     private Op() {
-    }
-
-    public static String name(int op) {
-        return NAMES[op];
-    }
-
-    /** Returns the id of the op with this metric label, or -1. */
-    public static int byName(String name) {
-        for (int i = 0; i < NAMES.length; i++) {
-            if (NAMES[i].equals(name)) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

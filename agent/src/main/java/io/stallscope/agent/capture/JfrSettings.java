@@ -23,7 +23,7 @@ final class JfrSettings {
     static Map<String, String> of(boolean sample) {
         Map<String, String> s = new LinkedHashMap<>();
         for (int op = 0; op < Op.COUNT; op++) {
-            String name = OpEvents.create(op).getClass().getAnnotation(jdk.jfr.Name.class).value();
+            String name = OpEvents.name(op);
             s.put(name + "#enabled", "true");
             s.put(name + "#threshold", "0 ms"); // the agent applies jfr.threshold itself
             s.put(name + "#stackTrace", "false");

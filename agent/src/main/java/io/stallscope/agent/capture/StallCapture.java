@@ -1,9 +1,9 @@
 package io.stallscope.agent.capture;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.stallscope.agent.bootstrap.Op;
-import io.stallscope.agent.model.TopicPartition;
 import io.stallscope.agent.logging.BrokerLog;
+import io.stallscope.agent.model.OpKind;
+import io.stallscope.agent.model.TopicPartition;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,7 +168,7 @@ public final class StallCapture implements StallListener {
                 }
                 return;
             }
-            Path target = unique(dir.dir(), CaptureNames.of(Instant.ofEpochMilli(stall.endMillis), Op.name(stall.op)));
+            Path target = unique(dir.dir(), CaptureNames.of(Instant.ofEpochMilli(stall.endMillis), OpKind.name(stall.op)));
             long bytes = CaptureWriter.write(chunks, target);
             capLogged = false;
             metrics.written();
@@ -308,7 +308,7 @@ public final class StallCapture implements StallListener {
         }
 
         String describe() {
-            return Op.name(op) + " " + durationNanos / 1_000_000 + " ms on " + thread
+            return OpKind.name(op) + " " + durationNanos / 1_000_000 + " ms on " + thread
                 + (partition == null ? "" : " for " + partition);
         }
     }

@@ -1,6 +1,6 @@
 package io.stallscope.agent.config;
 
-import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.model.OpKind;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -173,12 +173,12 @@ public final class AgentOptions {
     }
 
     public long jfrThresholdNanos(int op) {
-        String perOp = Options.JFR_THRESHOLD + "." + Op.name(op);
+        String perOp = Options.JFR_THRESHOLD + "." + OpKind.name(op);
         return (Long) (values.containsKey(perOp) ? values.get(perOp) : get(Options.JFR_THRESHOLD));
     }
 
     public long slowThresholdNanos(int op) {
-        String perOp = Options.SLOW_THRESHOLD + "." + Op.name(op);
+        String perOp = Options.SLOW_THRESHOLD + "." + OpKind.name(op);
         return (Long) (values.containsKey(perOp) ? values.get(perOp) : get(Options.SLOW_THRESHOLD));
     }
 
@@ -188,7 +188,7 @@ public final class AgentOptions {
 
     @SuppressWarnings("unchecked")
     public boolean opEnabled(int op) {
-        return ((List<String>) get(Options.OPS)).contains(Op.name(op));
+        return ((List<String>) get(Options.OPS)).contains(OpKind.name(op));
     }
 
     public boolean topicLabels() {
@@ -207,6 +207,12 @@ public final class AgentOptions {
     @SuppressWarnings("unchecked")
     public List<String> controllerListeners() {
         return (List<String>) values.get(Options.CONTROLLER_LISTENERS);
+    }
+
+    /** The mitigations asked for by mitigate=, in the order given; empty for none. */
+    @SuppressWarnings("unchecked")
+    public List<String> mitigations() {
+        return (List<String>) get(Options.MITIGATE);
     }
 
     @SuppressWarnings("unchecked")

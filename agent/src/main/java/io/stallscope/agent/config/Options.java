@@ -1,6 +1,7 @@
 package io.stallscope.agent.config;
 
 import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.model.OpKind;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -152,7 +153,7 @@ public final class Options {
     public static List<String> opNames() {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < Op.COUNT; i++) {
-            names.add(Op.name(i));
+            names.add(OpKind.name(i));
         }
         return names;
     }
@@ -188,7 +189,7 @@ public final class Options {
         }
         List<String> ops = Values.list(v);
         for (String op : ops) {
-            if (Op.byName(op) < 0) {
+            if (OpKind.byLabel(op) == null) {
                 String near = Suggest.nearest(op, opNames());
                 throw new IllegalArgumentException("unknown op '" + op + "'"
                     + (near == null ? "" : " (did you mean '" + near + "'?)"));

@@ -4,7 +4,9 @@ import io.stallscope.agent.config.OptionSpec;
 import io.stallscope.agent.config.Options;
 import io.stallscope.agent.instrument.InstrumentationPoint;
 import io.stallscope.agent.instrument.Points;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
+import io.stallscope.agent.report.jfr.OpEventField;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,10 +22,15 @@ public final class ReferenceTables {
 
     /** Metric name as Prometheus shows it, type, labels, meaning. The in-process test scrapes each name. */
     public static final List<String[]> METRICS = List.of(
+        new String[] {"stallscope_agent_info", "gauge, always 1",
+            "version, kafka, jdk, mode, points, mitigations, profile, topic_labels",
+            "the agent is active: its version, the broker's Kafka and JDK, premain or attach, points instrumented "
+                + "(`10/11`), mitigations asked for (`none` or a list)"},
         new String[] {"stallscope_op_seconds", "histogram, buckets 10 us to 10 s", "op, role", "time spent in the op"},
         new String[] {"stallscope_op_seconds_max", "gauge", "op, role", "longest op in the last few minutes"},
         new String[] {"stallscope_op_topic_seconds", "histogram", "op, role, topic, partition",
-            "with `topic.labels=true` only, capped by `topic.labels.max`"},
+            "with `topic.labels=true` only: the first `topic.labels.max` topic-partitions seen, the rest as "
+                + "`topic=\"_other\"`"},
         new String[] {"stallscope_op_bytes_total", "counter", "op, role", "bytes moved, for ops that report them"},
         new String[] {"stallscope_op_errors_total", "counter", "op, role", "ops that threw (still timed)"},
         new String[] {"stallscope_slow_ops_total", "counter", "op, role", "ops at or over their slow threshold"},
@@ -33,6 +40,9 @@ public final class ReferenceTables {
             "exceptions inside the agent's own advice, suppressed"},
         new String[] {"stallscope_captures_total", "counter", "result",
             "with `profile=on` only: stalls that triggered a capture, by result written, cooldown, cap or error"},
+        new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
+            "with `mitigate=` only: what the mitigations did, per mitigation and event (`error`: an exception in "
+                + "mitigation code, that call ran as Kafka's)"},
         new String[] {"stallscope_log_dir_info", "gauge, always 1", "log_dir, fs_type, device",
             "a log dir and the file system it is on (from `/proc/self/mountinfo`): those of the broker's command line "
                 + "at start, others when an op first touches them"});
@@ -63,9 +73,14 @@ public final class ReferenceTables {
         sb.append("\nPer-op thresholds: `slow.threshold.OP` and `jfr.threshold.OP` for every op below (")
             .append(perOp.size()).append(" keys).\n");
 
-        sb.append("\n### Ops\n\n| op | what is timed |\n|---|---|\n");
+        sb.append("\n### Ops\n\n| op | what is timed | roles it runs on |\n|---|---|---|\n");
         for (InstrumentationPoint p : Points.all()) {
-            sb.append("| `").append(p.opName()).append("` | `").append(p.describe()).append("` |\n");
+            List<String> roles = new ArrayList<>();
+            for (ThreadRole r : OpKind.of(p.op()).roles()) {
+                roles.add(r.label());
+            }
+            sb.append("| `").append(p.opName()).append("` | `").append(p.describe()).append("` | ")
+                .append(String.join(", ", roles)).append(" |\n");
         }
 
         sb.append("\n### Metrics\n\nLabels: `op` (above), `role` (");
@@ -73,7 +88,8 @@ public final class ReferenceTables {
         for (ThreadRole r : ThreadRole.values()) {
             roles.add("`" + r.label() + "`");
         }
-        sb.append(String.join(", ", roles)).append(").\n\n");
+        sb.append(String.join(", ", roles)).append("). An op's series exist from the start on the roles it runs on ")
+            .append("(above), on any other role from its first op there.\n\n");
         sb.append("| metric | type | labels | meaning |\n|---|---|---|---|\n");
         for (String[] row : METRICS) {
             sb.append("| `").append(row[0]).append("` | ").append(row[1]).append(" | ").append(row[2]).append(" | ")
@@ -82,10 +98,18 @@ public final class ReferenceTables {
         sb.append("\nJMX: `io.stallscope:type=OpStats,op=OP,role=ROLE` with Count, TotalSeconds, MeanSeconds, MaxSeconds, P99Seconds; ")
             .append("`io.stallscope:type=LogDir,name=\"DIR\"` with LogDir, FileSystem, Device, MountPoint. ")
             .append("JFR: one event type per op, `stallscope.` + the op in CamelCase (e.g. `stallscope.RecordsAppend`), ")
-            .append("with fields op, opDuration, threadRole, topic, partition, bytes, path, failed; and `stallscope.LogDir` ")
+            .append("with fields ").append(eventFields()).append("; and `stallscope.LogDir` ")
             .append("(fields logDir, fileSystem, device, mountPoint) for every known log dir at each chunk of a recording ")
             .append("(period everyChunk) and once when a log dir is first learned.\n");
         sb.append("\n").append(END).append("\n");
         return sb.toString();
+    }
+
+    private static String eventFields() {
+        List<String> names = new ArrayList<>();
+        for (OpEventField f : OpEventField.values()) {
+            names.add(f.fieldName());
+        }
+        return String.join(", ", names);
     }
 }

@@ -1,7 +1,7 @@
 package io.stallscope.agent.instrument;
 
-import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.kafka.KafkaTarget;
+import io.stallscope.agent.model.OpKind;
 
 /**
  * One timing point: the op it reports as, the catalog entry it hooks, and the advice that times it.
@@ -23,6 +23,6 @@ public abstract class InstrumentationPoint {
     }
 
     public String opName() {
-        return Op.name(op());
+        return OpKind.name(op());
     }
 }

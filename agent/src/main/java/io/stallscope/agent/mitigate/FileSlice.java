@@ -1,5 +1,7 @@
 package io.stallscope.agent.mitigate;
 
+import io.stallscope.agent.kafka.KafkaMembers;
+
 import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -57,10 +59,10 @@ final class FileSlice {
         static Accessor forInfo(Class<?> type) {
             Accessor a = new Accessor();
             try {
-                a.recordsField = type.getField("records");
+                a.recordsField = type.getField(KafkaMembers.FETCH_RECORDS);
             } catch (NoSuchFieldException e) {
                 try {
-                    a.recordsMethod = type.getMethod("records");
+                    a.recordsMethod = type.getMethod(KafkaMembers.FETCH_RECORDS);
                 } catch (NoSuchMethodException ignored) {
                     // neither: get() returns null and nothing is warmed
                 }
@@ -71,10 +73,10 @@ final class FileSlice {
         static Accessor forRecords(Class<?> type) {
             Accessor a = new Accessor();
             try {
-                Method channel = type.getMethod("channel");
-                Method file = type.getMethod("file");
-                Method size = type.getMethod("sizeInBytes");
-                Field start = type.getDeclaredField("start");
+                Method channel = type.getMethod(KafkaMembers.FILE_RECORDS_CHANNEL);
+                Method file = type.getMethod(KafkaMembers.FILE_RECORDS_FILE);
+                Method size = type.getMethod(KafkaMembers.FILE_RECORDS_SIZE);
+                Field start = type.getDeclaredField(KafkaMembers.FILE_RECORDS_START);
                 start.setAccessible(true);
                 a.file = file;
                 a.size = size;

@@ -1,5 +1,7 @@
 package io.stallscope.agent.mitigate;
 
+import io.stallscope.agent.kafka.KafkaMembers;
+
 import java.io.File;
 import java.lang.reflect.Method;
 import java.util.Map;
@@ -16,7 +18,7 @@ final class LogDirs {
     static File of(Object log) throws ReflectiveOperationException {
         Method dir = DIR.get(log.getClass());
         if (dir == null) {
-            dir = log.getClass().getMethod("dir");
+            dir = log.getClass().getMethod(KafkaMembers.LOG_DIR);
             DIR.put(log.getClass(), dir);
         }
         return (File) dir.invoke(log);

@@ -1,5 +1,7 @@
 package io.stallscope.agent.model;
 
+import io.stallscope.agent.kafka.KafkaMembers;
+
 import java.io.File;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
@@ -14,7 +16,7 @@ import java.nio.file.Path;
  * The accessor found per class is cached.
  */
 public final class SubjectPaths {
-    private static final String[] ACCESSORS = {"file", "path", "dir", "logDir", "log", "_logDir"};
+    private static final String[] ACCESSORS = KafkaMembers.pathAccessors();
     private static final int MAX_DEPTH = 3;
 
     private static final ClassValue<Accessor> ACCESSOR = new ClassValue<Accessor>() {

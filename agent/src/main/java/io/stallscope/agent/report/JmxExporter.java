@@ -1,11 +1,9 @@
 package io.stallscope.agent.report;
 
-import io.stallscope.agent.bootstrap.Op;
-import io.stallscope.agent.model.ThreadRole;
-
 import io.stallscope.agent.jmx.MBeanRegistrations;
 
 import javax.management.ObjectName;
+import java.util.function.BiConsumer;
 
 /**
  * Registers one MBean per op and thread role, reading the same histograms Prometheus scrapes. (Micrometer's
@@ -14,18 +12,40 @@ import javax.management.ObjectName;
 public final class JmxExporter implements AutoCloseable {
     static final String DOMAIN = "io.stallscope";
     private final MBeanRegistrations registrations = new MBeanRegistrations();
+    private final BiConsumer<String[], OpHistogram> onNewSeries = this::registerQuietly;
+    private final OpMetrics metrics;
 
+    /** Registers the MBeans of the op and role pairs that have series, and of each pair that occurs later. */
     public JmxExporter(OpMetrics metrics) throws Exception {
-        for (int op = 0; op < Op.COUNT; op++) {
-            for (ThreadRole role : ThreadRole.values()) {
-                registrations.register(new ObjectName(DOMAIN + ":type=OpStats,op=" + Op.name(op) + ",role=" + role.label()),
-                    new OpStats(metrics.histogram(op, role.ordinal())), OpStatsMBean.class);
+        this.metrics = metrics;
+        metrics.addSeriesListener(onNewSeries);
+        try {
+            for (OpMetrics.Labelled h : metrics.histograms()) {
+                register(h.op(), h.role(), h.histogram());
             }
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void register(String op, String role, OpHistogram histogram) throws Exception {
+        registrations.register(new ObjectName(DOMAIN + ":type=OpStats,op=" + op + ",role=" + role),
+            new OpStats(histogram), OpStatsMBean.class);
+    }
+
+    /** A pair's first op, on a broker thread: a failed registration only leaves that MBean out. */
+    private void registerQuietly(String[] labels, OpHistogram histogram) {
+        try {
+            register(labels[0], labels[1], histogram);
+        } catch (Exception ignored) {
+            // the series is still in Prometheus; JMX is the secondary view
         }
     }
 
     @Override
     public void close() {
+        metrics.removeSeriesListener(onNewSeries);
         registrations.close();
     }
 

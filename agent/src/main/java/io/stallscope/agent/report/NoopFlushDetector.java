@@ -1,5 +1,7 @@
 package io.stallscope.agent.report;
 
+import io.stallscope.agent.kafka.KafkaMembers;
+
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -23,7 +25,7 @@ final class NoopFlushDetector {
         @Override
         protected MethodHandle computeValue(Class<?> type) {
             try {
-                Method m = type.getMethod("size");
+                Method m = type.getMethod(KafkaMembers.SEGMENT_SIZE);
                 if (m.getReturnType() != int.class && m.getReturnType() != long.class
                     || Modifier.isStatic(m.getModifiers())) {
                     return null;

@@ -5,17 +5,26 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
 
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiConsumer;
 
 /**
- * The agent's meters. Latency histograms per op and thread role are {@link OpHistogram}s created up
- * front in arrays, so the hot path records without a lookup; counters are Micrometer's.
+ * The agent's meters. The series of an op and thread role exist from the start for the roles the op is
+ * declared to run on ({@link OpKind#roles()}), and for any other role from its first op: a fresh broker
+ * exports no series that cannot occur. Each pair's meters sit in one slot of an array indexed by op and
+ * role, so the hot path records without a map lookup.
  */
 public final class OpMetrics {
     public static final String OP_SECONDS = "stallscope_op_seconds";
@@ -27,42 +36,55 @@ public final class OpMetrics {
     public static final String SLOW_OPS = "stallscope.slow.ops";
     public static final String ADVICE_ERRORS = "stallscope.advice.errors";
 
-    private static final String OTHER_TOPIC = "_other";
+    static final String OTHER_TOPIC = "_other";
     private static final int ROLES = ThreadRole.values().length;
 
-    private final OpHistogram[][] histograms = new OpHistogram[Op.COUNT][ROLES];
-    private final Counter[][] bytes = new Counter[Op.COUNT][ROLES];
-    private final Counter[][] errors = new Counter[Op.COUNT][ROLES];
-    private final Counter[][] slow = new Counter[Op.COUNT][ROLES];
-    private final Counter[] noopFlushes = new Counter[ROLES];
+    private final MeterRegistry registry;
+    private final AtomicReferenceArray<Series> series = new AtomicReferenceArray<>(Op.COUNT * ROLES);
+    private final List<BiConsumer<String[], OpHistogram>> seriesListeners = new CopyOnWriteArrayList<>();
     private final Counter[] adviceErrors = new Counter[Op.COUNT];
     private final boolean topicLabels;
     private final int topicLabelsMax;
+    /** The topic-partitions that have their own labels: at most topic.labels.max, first come. */
+    private final Set<String> labelledPartitions = ConcurrentHashMap.newKeySet();
     private final Map<String, OpHistogram> topicHistograms = new ConcurrentHashMap<>();
     private final Map<String, String[]> topicLabelValues = new ConcurrentHashMap<>();
 
-    public OpMetrics(MeterRegistry registry, boolean topicLabels, int topicLabelsMax) {
-        this.topicLabels = topicLabels;
-        this.topicLabelsMax = topicLabelsMax;
-        for (int op = 0; op < Op.COUNT; op++) {
-            for (ThreadRole role : ThreadRole.values()) {
-                Tags tags = Tags.of("op", Op.name(op), "role", role.label());
-                histograms[op][role.ordinal()] = new OpHistogram();
-                bytes[op][role.ordinal()] = Counter.builder(OP_BYTES).tags(tags).baseUnit("bytes")
-                    .description("Bytes moved by the op, where it has a byte count").register(registry);
-                errors[op][role.ordinal()] = Counter.builder(OP_ERRORS).tags(tags)
-                    .description("Ops that ended in an exception (still timed)").register(registry);
-                slow[op][role.ordinal()] = Counter.builder(SLOW_OPS).tags(tags)
-                    .description("Ops at or above their slow threshold").register(registry);
-            }
-            adviceErrors[op] = Counter.builder(ADVICE_ERRORS).tag("op", Op.name(op))
-                .description("Exceptions inside the agent's own advice, suppressed").register(registry);
-        }
-        for (ThreadRole role : ThreadRole.values()) {
-            noopFlushes[role.ordinal()] = Counter.builder(FLUSH_NOOP).tag("op", Op.name(Op.SEGMENT_FLUSH))
-                .tag("role", role.label())
+    /** The meters of one op on one role. */
+    private static final class Series {
+        final String[] labels;
+        final OpHistogram histogram = new OpHistogram();
+        final Counter bytes;
+        final Counter errors;
+        final Counter slow;
+        /** segment_flush only. */
+        final Counter noopFlushes;
+
+        Series(MeterRegistry registry, int op, ThreadRole role) {
+            labels = new String[] {OpKind.name(op), role.label()};
+            Tags tags = Tags.of("op", labels[0], "role", labels[1]);
+            bytes = Counter.builder(OP_BYTES).tags(tags).baseUnit("bytes")
+                .description("Bytes moved by the op, where it has a byte count").register(registry);
+            errors = Counter.builder(OP_ERRORS).tags(tags)
+                .description("Ops that ended in an exception (still timed)").register(registry);
+            slow = Counter.builder(SLOW_OPS).tags(tags)
+                .description("Ops at or above their slow threshold").register(registry);
+            noopFlushes = op != Op.SEGMENT_FLUSH ? null : Counter.builder(FLUSH_NOOP).tags(tags)
                 .description("Segment flushes with nothing written since the segment's last flush (KAFKA-132)")
                 .register(registry);
+        }
+    }
+
+    public OpMetrics(MeterRegistry registry, boolean topicLabels, int topicLabelsMax) {
+        this.registry = registry;
+        this.topicLabels = topicLabels;
+        this.topicLabelsMax = topicLabelsMax;
+        for (OpKind kind : OpKind.values()) {
+            for (ThreadRole role : kind.roles()) {
+                series(kind.id(), role.ordinal());
+            }
+            adviceErrors[kind.id()] = Counter.builder(ADVICE_ERRORS).tag("op", kind.label())
+                .description("Exceptions inside the agent's own advice, suppressed").register(registry);
         }
         if (registry instanceof PrometheusMeterRegistry) {
             ((PrometheusMeterRegistry) registry).getPrometheusRegistry().register(new HistogramCollector(this));
@@ -74,39 +96,56 @@ public final class OpMetrics {
     }
 
     public void record(int op, int role, long durationNanos, long byteCount, boolean failed) {
-        histograms[op][role].record(durationNanos);
+        Series s = series(op, role);
+        s.histogram.record(durationNanos);
         if (byteCount > 0) {
-            bytes[op][role].increment(byteCount);
+            s.bytes.increment(byteCount);
         }
         if (failed) {
-            errors[op][role].increment();
+            s.errors.increment();
         }
     }
 
-    /** Only with topic.labels=true: a histogram per op, role and topic-partition, capped. */
+    /**
+     * Only with topic.labels=true: a histogram per op, role and topic-partition. The first topic.labels.max
+     * topic-partitions seen get their own labels; the rest share topic="_other" per op and role.
+     */
     public void recordTopic(int op, int role, TopicPartition tp, long durationNanos) {
         String topic = tp == null ? "" : tp.topic();
         String partition = tp == null ? "" : Integer.toString(tp.partition());
         String key = op + "/" + role + "/" + topic + "/" + partition;
         OpHistogram h = topicHistograms.get(key);
         if (h == null) {
-            if (topicHistograms.size() >= topicLabelsMax * Op.COUNT) {
+            if (!admit(topic + "/" + partition)) {
                 topic = OTHER_TOPIC;
                 partition = "";
                 key = op + "/" + role + "/" + OTHER_TOPIC;
             }
-            topicLabelValues.putIfAbsent(key, new String[] {Op.name(op), ThreadRole.of(role).label(), topic, partition});
+            topicLabelValues.putIfAbsent(key, new String[] {OpKind.name(op), ThreadRole.of(role).label(), topic, partition});
             h = topicHistograms.computeIfAbsent(key, k -> new OpHistogram());
         }
         h.record(durationNanos);
     }
 
+    private boolean admit(String partitionKey) {
+        if (labelledPartitions.contains(partitionKey)) {
+            return true;
+        }
+        synchronized (labelledPartitions) {
+            if (labelledPartitions.size() >= topicLabelsMax) {
+                return labelledPartitions.contains(partitionKey);
+            }
+            labelledPartitions.add(partitionKey);
+            return true;
+        }
+    }
+
     public void slow(int op, int role) {
-        slow[op][role].increment();
+        series(op, role).slow.increment();
     }
 
     public void noopFlush(int role) {
-        noopFlushes[role].increment();
+        series(Op.SEGMENT_FLUSH, role).noopFlushes.increment();
     }
 
     public void adviceFailed(int op) {
@@ -114,14 +153,59 @@ public final class OpMetrics {
     }
 
     public OpHistogram histogram(int op, int role) {
-        return histograms[op][role];
+        return series(op, role).histogram;
     }
 
-    /** Every op and role histogram with its labels {op, role}. */
+    /** Whether the op has series on this role (declared, or it has occurred there). */
+    public boolean hasSeries(int op, int role) {
+        return series.get(op * ROLES + role) != null;
+    }
+
+    /** Told of each op and role pair that first occurs from now on, on the thread of its first op. */
+    public void addSeriesListener(BiConsumer<String[], OpHistogram> listener) {
+        seriesListeners.add(listener);
+    }
+
+    public void removeSeriesListener(BiConsumer<String[], OpHistogram> listener) {
+        seriesListeners.remove(listener);
+    }
+
+    /** A histogram with its op and role labels. */
+    public static final class Labelled {
+        private final String[] labels;
+        private final OpHistogram histogram;
+
+        Labelled(String[] labels, OpHistogram histogram) {
+            this.labels = labels;
+            this.histogram = histogram;
+        }
+
+        public String op() {
+            return labels[0];
+        }
+
+        public String role() {
+            return labels[1];
+        }
+
+        public OpHistogram histogram() {
+            return histogram;
+        }
+    }
+
+    /** Every op and role pair that has series now, in op then role order. */
+    public List<Labelled> histograms() {
+        List<Labelled> out = new ArrayList<>();
+        forEachHistogram((labels, h) -> out.add(new Labelled(labels, h)));
+        return out;
+    }
+
+    /** Every op and role histogram with its labels {op, role}, in op then role order. */
     void forEachHistogram(BiConsumer<String[], OpHistogram> action) {
-        for (int op = 0; op < Op.COUNT; op++) {
-            for (ThreadRole role : ThreadRole.values()) {
-                action.accept(new String[] {Op.name(op), role.label()}, histograms[op][role.ordinal()]);
+        for (int i = 0; i < series.length(); i++) {
+            Series s = series.get(i);
+            if (s != null) {
+                action.accept(s.labels, s.histogram);
             }
         }
     }
@@ -131,8 +215,26 @@ public final class OpMetrics {
         if (topicHistograms.isEmpty()) {
             return Collections.emptyMap();
         }
-        Map<String[], OpHistogram> out = new java.util.LinkedHashMap<>();
+        Map<String[], OpHistogram> out = new LinkedHashMap<>();
         topicHistograms.forEach((key, h) -> out.put(topicLabelValues.get(key), h));
         return out;
+    }
+
+    private Series series(int op, int role) {
+        int slot = op * ROLES + role;
+        Series s = series.get(slot);
+        return s != null ? s : create(op, role, slot);
+    }
+
+    private synchronized Series create(int op, int role, int slot) {
+        Series s = series.get(slot);
+        if (s == null) {
+            s = new Series(registry, op, ThreadRole.of(role));
+            series.set(slot, s);
+            for (BiConsumer<String[], OpHistogram> listener : seriesListeners) {
+                listener.accept(s.labels, s.histogram);
+            }
+        }
+        return s;
     }
 }

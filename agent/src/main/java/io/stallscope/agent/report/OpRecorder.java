@@ -9,12 +9,14 @@ import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.model.LogPaths;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.SubjectPaths;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.ThreadRoles;
 import io.stallscope.agent.model.TopicPartition;
-import io.stallscope.agent.report.jfr.OpEvent;
+import io.stallscope.agent.report.jfr.OpEventField;
 import io.stallscope.agent.report.jfr.OpEvents;
+import jdk.jfr.Event;
 
 /**
  * The sink every timed op reaches: histograms always; the topic-partition, slow-op line and JFR
@@ -110,20 +112,18 @@ public final class OpRecorder implements OpSink {
 
     private static void emitJfr(int op, long durationNanos, ThreadRole role, TopicPartition tp, long bytes,
                                 String path, Throwable thrown) {
-        OpEvent event = OpEvents.create(op);
+        Event event = OpEvents.create(op);
         if (!event.isEnabled()) {
             return;
         }
-        event.op = Op.name(op);
-        event.opDuration = durationNanos;
-        event.threadRole = role.label();
-        if (tp != null) {
-            event.topic = tp.topic();
-            event.partition = tp.partition();
-        }
-        event.bytes = bytes;
-        event.path = path;
-        event.failed = thrown != null;
+        OpEvents.set(event, OpEventField.OP, OpKind.name(op));
+        OpEvents.set(event, OpEventField.OP_DURATION, durationNanos);
+        OpEvents.set(event, OpEventField.THREAD_ROLE, role.label());
+        OpEvents.set(event, OpEventField.TOPIC, tp == null ? null : tp.topic());
+        OpEvents.set(event, OpEventField.PARTITION, tp == null ? -1 : tp.partition());
+        OpEvents.set(event, OpEventField.BYTES, bytes);
+        OpEvents.set(event, OpEventField.PATH, path);
+        OpEvents.set(event, OpEventField.FAILED, thrown != null);
         event.commit();
     }
 
@@ -132,7 +132,7 @@ public final class OpRecorder implements OpSink {
         metrics.adviceFailed(op);
         if (!adviceFailureLogged) {
             adviceFailureLogged = true;
-            log.error("an exception inside the agent's advice for op " + Op.name(op) + " was suppressed ("
+            log.error("an exception inside the agent's advice for op " + OpKind.name(op) + " was suppressed ("
                 + error + "); the broker is unaffected, further ones are only counted in "
                 + "stallscope_advice_errors_total");
         }

@@ -30,7 +30,7 @@ public final class PrometheusEndpoint implements AutoCloseable {
                 int status = 200;
                 byte[] body;
                 try {
-                    body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+                    body = PlainBucketBounds.rewrite(registry.scrape()).getBytes(StandardCharsets.UTF_8);
                 } catch (RuntimeException e) {
                     // say why instead of dropping the connection; the broker is unaffected
                     status = 500;

@@ -1,7 +1,7 @@
 package io.stallscope.agent.report;
 
-import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.ThreadState;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
 
@@ -86,7 +86,7 @@ public final class SlowOpLog {
     static String format(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
                          long bytes, String path, Throwable thrown, String inner, long dropped) {
         StringBuilder sb = new StringBuilder(160);
-        sb.append("slow op=").append(Op.name(op))
+        sb.append("slow op=").append(OpKind.name(op))
             .append(" duration_ms=").append(millis(durationNanos))
             .append(" thread=\"").append(thread).append('"')
             .append(" role=").append(role.label());
@@ -152,7 +152,7 @@ public final class SlowOpLog {
             }
             StringBuilder sb = new StringBuilder();
             for (int i = ops.size() - 1; i >= 0; i--) {
-                sb.append(sb.length() == 0 ? "" : ",").append(Op.name(ops.get(i))).append(':')
+                sb.append(sb.length() == 0 ? "" : ",").append(OpKind.name(ops.get(i))).append(':')
                     .append(millis(durations.get(i))).append("ms");
             }
             return sb.toString();

@@ -13,10 +13,11 @@ import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
 import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.logdir.KnownLogDirs;
+import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.mitigate.MitigationMetrics;
 import io.stallscope.agent.mitigate.Mitigations;
 import io.stallscope.agent.model.ThreadRoles;
-import io.stallscope.agent.logging.BrokerLog;
+import io.stallscope.agent.report.AgentInfo;
 import io.stallscope.agent.report.JmxExporter;
 import io.stallscope.agent.report.OpMetrics;
 import io.stallscope.agent.report.OpRecorder;
@@ -106,6 +107,10 @@ final class RunningAgent {
         Mitigations mitigations = Mitigations.install(options, inst, resolver,
             new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
 
+        AgentInfo.register(registry, Environment.agentVersion(), Environment.kafkaVersion(), Environment.jdkVersion(),
+            how, instrumented(plans) + "/" + plans.size(), mitigationsAsked(options), capture != null,
+            options.topicLabels());
+
         List<String> services = new ArrayList<>();
         PrometheusEndpoint endpoint = null;
         if (options.prometheus().enabled()) {
@@ -144,6 +149,24 @@ final class RunningAgent {
         RunningAgent agent = new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
         agent.logDirs = logDirs;
         return agent;
+    }
+
+    private static int instrumented(List<PointPlan> plans) {
+        int n = 0;
+        for (PointPlan p : plans) {
+            if (p.isMatched()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static String mitigationsAsked(AgentOptions options) {
+        List<String> asked = new ArrayList<>(options.mitigations());
+        if (options.segmentFlushDelayNanos() > 0) {
+            asked.add("segment-flush-delay");
+        }
+        return asked.isEmpty() ? "none" : String.join(",", asked);
     }
 
     private static String millis(long nanos) {

@@ -171,7 +171,7 @@ final class FindingDetector {
                 if (op == IoOp.FSYNC && roll(e.stack())) threadRoll = true;
             }
 
-            if (role.equals("network")) {
+            if (role.equals(KafkaThreads.NETWORK)) {
                 for (IoOp op : List.of(IoOp.SENDFILE, IoOp.FILE_READ)) {
                     long[] tv = time.get(op);
                     if (tv == null || tv[1] < MIN_SAMPLES) continue;
@@ -183,7 +183,7 @@ final class FindingDetector {
                 }
             }
             long[] fs = time.get(IoOp.FSYNC);
-            boolean producePath = role.equals("request-handler");
+            boolean producePath = role.equals(KafkaThreads.REQUEST_HANDLER);
             if (fs != null && fs[1] >= MIN_SAMPLES && (producePath || threadRoll)) {
                 fsyncTotal += fs[0];
                 fsyncAt = Math.min(fsyncAt, fs[2]);

@@ -73,7 +73,7 @@ final class SpanFindings {
         List<Map.Entry<Integer, long[]>> waiters = new ArrayList<>(st.waiters.entrySet());
         waiters.sort(Comparator.comparingLong((Map.Entry<Integer, long[]> e) -> e.getValue()[0]).reversed()
                 .thenComparing(Map.Entry::getKey));
-        boolean handlers = waiters.stream().allMatch(e -> KafkaThreads.role(rec.threadName(e.getKey())).equals("request-handler"));
+        boolean handlers = waiters.stream().allMatch(e -> KafkaThreads.role(rec.threadName(e.getKey())).equals(KafkaThreads.REQUEST_HANDLER));
         String noun = (handlers ? "handler" : "thread") + (waiters.size() == 1 ? "" : "s");
         Holder h = st.telling;
         Sampled sampled = sampledDuring(s);

@@ -171,7 +171,7 @@ final class WriteBehindSendfile {
     }
 
     private boolean handler(int thread, String spanRole) {
-        return "request_handler".equals(spanRole) || KafkaThreads.role(rec.threadName(thread)).equals("request-handler");
+        return KafkaThreads.REQUEST_HANDLER.equals(spanRole) || KafkaThreads.REQUEST_HANDLER.equals(KafkaThreads.role(rec.threadName(thread)));
     }
 
     private int fileOf(int thread) {

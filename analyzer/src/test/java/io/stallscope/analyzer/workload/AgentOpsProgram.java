@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * Emits the Stallscope agent's JFR events from a plain program, for the analyzer's own tests: the analyzer
  * module cannot start a broker (the real broker + agent end-to-end lives in integration-tests). The event
- * classes below copy the agent's {@code io.stallscope.agent.report.jfr.OpEvent} field for field (names, types,
+ * classes below copy the agent's event fields ({@code io.stallscope.agent.report.jfr.OpEventField}) field for field (names, types,
  * {@code @Timespan(NANOSECONDS)} on opDuration, stack traces on) and event names ({@code stallscope.RecordsAppend},
  * {@code stallscope.SegmentFlush}), and commit the way the agent's OpRecorder does: when the op ends, with
  * opDuration saying how far back it began.

@@ -95,15 +95,19 @@ final class AgentAtStartCheck {
                 .isGreaterThanOrEqualTo((double) RECORDS * RECORD_SIZE);
             assertThat(metrics.sum("stallscope_advice_errors_total", Map.of())).isZero();
             // histogram buckets from 10 us to 10 s
-            assertThat(metrics.text()).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"1.0E-5\"}")
+            assertThat(metrics.text()).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"0.00001\"}")
                 .contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"10.0\"}");
+
+            int instrumented = version.isAtLeast(3, 7, 0) ? 11 : 10;
+            assertThat(metrics.sum("stallscope_agent_info", Map.of("kafka", version.toString(), "mode", "premain",
+                "points", instrumented + "/11", "mitigations", "none", "topic_labels", "true"))).isEqualTo(1.0);
 
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
             List<String> agentLines = log.lines().filter(AgentLogLines::isAgentLine)
                 .collect(Collectors.toList());
             startup = agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (premain)"))
                 .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
-            int points = version.isAtLeast(3, 7, 0) ? 11 : 10;
+            int points = instrumented;
             assertThat(startup).contains("in Kafka " + version).contains("instrumented " + points + " of 11 points")
                 .contains("prometheus on http://127.0.0.1:" + port + "/metrics");
             if (points == 10) {

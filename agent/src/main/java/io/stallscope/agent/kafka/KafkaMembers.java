@@ -1,0 +1,34 @@
+package io.stallscope.agent.kafka;
+
+/**
+ * The names of the Kafka members the agent reads by reflection on objects it is handed (an op's subject, a
+ * fetch's result), beside the methods it hooks ({@link KafkaTargets}): kept here so that what the agent knows
+ * of Kafka stays in this package.
+ */
+public final class KafkaMembers {
+    /** LogSegment.size(): the segment's bytes (int or long, by version). */
+    public static final String SEGMENT_SIZE = "size";
+    /** Log, UnifiedLog and LocalLog .dir(): the partition's directory. */
+    public static final String LOG_DIR = "dir";
+    /** FetchDataInfo.records: a public field from 3.6, a method records() before. */
+    public static final String FETCH_RECORDS = "records";
+    /** FileRecords.channel(), file(), sizeInBytes() and its private field start: the slice a fetch sends. */
+    public static final String FILE_RECORDS_CHANNEL = "channel";
+    public static final String FILE_RECORDS_FILE = "file";
+    public static final String FILE_RECORDS_SIZE = "sizeInBytes";
+    public static final String FILE_RECORDS_START = "start";
+
+    /**
+     * How an op's subject leads to its file, tried in this order on each class: FileRecords.file(),
+     * AbstractIndex.file(), the JDK's FileChannelImpl.path, UnifiedLog.dir(), ProducerStateManager.logDir() (and
+     * _logDir in Scala), LogSegment.log().
+     */
+    private static final String[] PATH_ACCESSORS = {"file", "path", "dir", "logDir", "log", "_logDir"};
+
+    private KafkaMembers() {
+    }
+
+    public static String[] pathAccessors() {
+        return PATH_ACCESSORS.clone();
+    }
+}

@@ -1,0 +1,48 @@
+package io.stallscope.agent.model;
+
+import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.instrument.InstrumentationPoint;
+import io.stallscope.agent.instrument.Points;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class OpKindTest {
+    /** Advice carries Op's int constants; every array and name is indexed by OpKind's ordinal. */
+    @Test
+    void theBootstrapIdsAreTheDeclarationsOrdinals() throws Exception {
+        Set<String> constants = new HashSet<>();
+        for (Field f : Op.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == int.class && !f.getName().equals("COUNT")) {
+                constants.add(f.getName());
+                assertThat(OpKind.valueOf(f.getName()).id()).as(f.getName()).isEqualTo(f.getInt(null));
+            }
+        }
+        assertThat(constants).hasSize(OpKind.count());
+        assertThat(Op.COUNT).isEqualTo(OpKind.count());
+    }
+
+    @Test
+    void everyOpHasOnePointAndDistinctNames() {
+        Set<String> labels = new HashSet<>();
+        Set<String> events = new HashSet<>();
+        for (OpKind k : OpKind.values()) {
+            assertThat(labels.add(k.label())).isTrue();
+            assertThat(events.add(k.eventName())).isTrue();
+            assertThat(k.eventName()).startsWith("stallscope.");
+            assertThat(OpKind.byLabel(k.label())).isSameAs(k);
+            assertThat(k.roles()).isNotEmpty();
+        }
+        int i = 0;
+        for (InstrumentationPoint p : Points.all()) {
+            assertThat(p.op()).isEqualTo(i++);
+        }
+        assertThat(i).isEqualTo(OpKind.count());
+        assertThat(OpKind.byLabel("no_such_op")).isNull();
+    }
+}
