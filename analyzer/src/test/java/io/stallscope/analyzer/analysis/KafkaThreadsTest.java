@@ -15,14 +15,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class KafkaThreadsTest {
     /**
-     * The agent's ThreadRole labels, as its ReferenceTables writes them into the README (the agent's
+     * The agent's ThreadRole labels, as its ReferenceTables writes them into docs/reference.md (the agent's
      * ReadmeTablesTest keeps that line equal to the code): the analyzer's roles must be those, in that order.
      */
     @Test
     void theRolesAreTheAgentsLabels() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = Files.readString(Path.of("..", "docs", "reference.md"));
         Matcher line = Pattern.compile("Labels: `op` \\(above\\), `role` \\(([^)]*)\\)").matcher(readme);
-        assertThat(line.find()).as("README's generated metric labels line").isTrue();
+        assertThat(line.find()).as("docs/reference.md's generated metric labels line").isTrue();
         List<String> agent = new ArrayList<>();
         Matcher label = Pattern.compile("`([a-z_]+)`").matcher(line.group(1));
         while (label.find()) {
