@@ -227,6 +227,14 @@ public final class AgentOptions {
         return (Long) get(Options.MITIGATE_PREFETCH_MAX_BYTES);
     }
 
+    public long prefetchMaxFetchBytes() {
+        return (Long) get(Options.MITIGATE_PREFETCH_MAX_FETCH_BYTES);
+    }
+
+    public long prefetchMaxWaitNanos() {
+        return (Long) get(Options.MITIGATE_PREFETCH_MAX_WAIT);
+    }
+
     public long prefetchMinBytes() {
         return (Long) get(Options.MITIGATE_PREFETCH_MIN_BYTES);
     }

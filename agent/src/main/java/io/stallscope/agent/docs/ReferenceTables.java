@@ -35,7 +35,16 @@ public final class ReferenceTables {
             "with `profile=on` only: stalls that triggered a capture, by result written, cooldown, cap or error"},
         new String[] {"stallscope_log_dir_info", "gauge, always 1", "log_dir, fs_type, device",
             "a log dir and the file system it is on (from `/proc/self/mountinfo`): those of the broker's command line "
-                + "at start, others when an op first touches them"});
+                + "at start, others when an op first touches them"},
+        new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
+            "with `mitigate=` only: what each mitigation did; prefetch: `warmed` (fetches), `capped` (by "
+                + "`mitigate.prefetch.max.bytes` or `.max.fetch.bytes`), `timed_out` (`mitigate.prefetch.max.wait`), "
+                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_io_error`; "
+                + "`error` in any"},
+        new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
+            + "into the page cache"},
+        new String[] {"stallscope_prefetch_seconds_total", "counter", "", "with `mitigate=prefetch` only: request "
+            + "handlers' time spent warming"});
 
     private ReferenceTables() {
     }

@@ -54,20 +54,20 @@ public final class Mitigations {
                 rollFlush = true;
             }
         }
-        PageWarmer warmer = null;
         if (options.mitigate("prefetch")) {
-            PrefetchMitigation m = PrefetchMitigation.resolve(shapes, options.prefetchMinBytes(), options.prefetchMaxBytes());
+            String[] why = new String[1];
+            Unmapper unmapper = Unmapper.find(why);
+            PrefetchMitigation m = unmapper == null ? PrefetchMitigation.skipped(why[0])
+                : PrefetchMitigation.resolve(shapes, "slices from " + options.prefetchMinBytes() + " bytes, at most "
+                    + options.prefetchMaxBytes() + " per partition and " + options.prefetchMaxFetchBytes()
+                    + " per fetch, " + options.prefetchMaxWaitNanos() / 1_000_000 + " ms per fetch");
+            status.add(m.describe());
             if (m.applies()) {
-                try {
-                    warmer = new PageWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(), metrics);
-                    PrefetchHooks.install(warmer, metrics);
-                    all.addAll(m.transformations());
-                    status.add(m.describe());
-                } catch (IOException | RuntimeException e) {
-                    status.add("prefetch skipped: cannot open /dev/null (" + e + ")");
-                }
-            } else {
-                status.add(m.describe());
+                FetchWarmer warmer = new FetchWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(),
+                    options.prefetchMaxFetchBytes(), options.prefetchMaxWaitNanos(), new SliceWarmer(unmapper),
+                    metrics.prefetch());
+                PrefetchHooks.install(warmer, metrics.prefetch());
+                all.addAll(m.transformations());
             }
         }
         if (options.segmentFlushDelayNanos() > 0) {
@@ -123,16 +123,13 @@ public final class Mitigations {
     /** Stops deferring, makes every deferred snapshot durable, and restores Kafka's code. */
     public void stop() {
         SegmentFlushDelayHooks.uninstall();
-        PageWarmer warmer = PrefetchHooks.uninstall();
+        PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
         PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
         flush(pending);
         if (transformer != null) {
             transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
         }
         flush(pending); // a roll already past the switch when it flipped may have deferred one more
-        if (warmer != null) {
-            warmer.close();
-        }
     }
 
     private void flush(PendingSnapshots pending) {
