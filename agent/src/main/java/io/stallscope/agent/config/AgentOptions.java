@@ -235,6 +235,10 @@ public final class AgentOptions {
         return (Long) get(Options.MITIGATE_PREFETCH_MAX_WAIT);
     }
 
+    public boolean prefetchCheckLocks() {
+        return (Boolean) get(Options.MITIGATE_PREFETCH_CHECK_LOCKS);
+    }
+
     public long prefetchMinBytes() {
         return (Long) get(Options.MITIGATE_PREFETCH_MIN_BYTES);
     }

@@ -39,7 +39,8 @@ public final class ReferenceTables {
         new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
             "with `mitigate=` only: what each mitigation did; prefetch: `warmed` (fetches), `capped` (by "
                 + "`mitigate.prefetch.max.bytes` or `.max.fetch.bytes`), `timed_out` (`mitigate.prefetch.max.wait`), "
-                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_io_error`; "
+                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_io_error`, "
+                + "with `mitigate.prefetch.check.locks=true` `lock_checked` and `under_partition_lock`; "
                 + "`error` in any"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
             + "into the page cache"},

@@ -66,7 +66,7 @@ public final class Mitigations {
                 FetchWarmer warmer = new FetchWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(),
                     options.prefetchMaxFetchBytes(), options.prefetchMaxWaitNanos(), new SliceWarmer(unmapper),
                     metrics.prefetch());
-                PrefetchHooks.install(warmer, metrics.prefetch());
+                PrefetchHooks.install(warmer, metrics.prefetch(), options.prefetchCheckLocks());
                 all.addAll(m.transformations());
             }
         }

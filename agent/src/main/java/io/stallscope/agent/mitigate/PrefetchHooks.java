@@ -1,6 +1,7 @@
 package io.stallscope.agent.mitigate;
 
 import io.stallscope.agent.kafka.FetchReadResults;
+import io.stallscope.agent.kafka.PartitionLocks;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,12 +10,14 @@ import java.util.List;
 public final class PrefetchHooks {
     private static volatile FetchWarmer warmer;
     private static volatile PrefetchMetrics metrics;
+    private static volatile boolean checkLocks;
 
     private PrefetchHooks() {
     }
 
-    static void install(FetchWarmer w, PrefetchMetrics m) {
+    static void install(FetchWarmer w, PrefetchMetrics m, boolean checkPartitionLocks) {
         metrics = m;
+        checkLocks = checkPartitionLocks;
         warmer = w;
     }
 
@@ -24,7 +27,7 @@ public final class PrefetchHooks {
         return was;
     }
 
-    public static void afterFetchRead(Object[] args, Object results) {
+    public static void afterFetchRead(Object replicaManager, Object[] args, Object results) {
         FetchWarmer w = warmer;
         if (w == null || FetchReadResults.fromPurgatory(args)) {
             return; // a DelayedFetch completes on whichever thread fills it (a produce's handler): not there
@@ -36,6 +39,10 @@ public final class PrefetchHooks {
                 if (s != null) {
                     slices.add(s);
                 }
+            }
+            if (checkLocks && !slices.isEmpty()) {
+                // the self-check of mitigate.prefetch.check.locks: no partition lock may be held here
+                metrics.event(PartitionLocks.heldByCurrentThread(replicaManager) > 0 ? "under_partition_lock" : "lock_checked");
             }
             w.warm(slices);
         } catch (Throwable t) {

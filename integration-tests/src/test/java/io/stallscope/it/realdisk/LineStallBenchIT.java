@@ -17,7 +17,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * Benchmark, not a CI test (-Dstallscope.bench=true; scripts/bench-real-disk-line): {@link LineScenario}
  * on XFS and on ext4, arms alternating in an order rotated every round (-Dstallscope.bench.rounds, default
- * 3; -Dstallscope.bench.arms, default "xfs,ext4"; an arm is FS[+prefetch][+seg=BYTES][+net=N]). Per run: produce p99.9 before and during the catch-up, the
+ * 3; -Dstallscope.bench.arms, default "xfs,ext4"; an arm is FS[+prefetch][+wait=DURATION (prefetch with that max.wait)][+seg=BYTES][+net=N]). Per run: produce p99.9 before and during the catch-up, the
  * request handlers' write(2) of 20 ms or more from jdk.FileWrite (count and max), the agent's
  * records_append p99.9 on request handlers; then medians per arm. Output: target/bench/line.md.
  */
@@ -71,6 +71,8 @@ class LineStallBenchIT {
         for (String p : Arrays.asList(parts).subList(1, parts.length)) {
             if (p.equals("prefetch")) {
                 o = o.withAgentOptions("mitigate=prefetch");
+            } else if (p.startsWith("wait=")) {
+                o = o.withAgentOptions("mitigate=prefetch,mitigate.prefetch.max.wait=" + p.substring(5));
             } else if (p.startsWith("seg=")) {
                 o = o.withSegmentBytes(Long.parseLong(p.substring(4)));
             } else if (p.startsWith("net=")) {

@@ -9,7 +9,8 @@ public final class FetchReadAdvice {
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class)
-    public static void exit(@Advice.AllArguments Object[] args, @Advice.Return Object results) {
-        PrefetchHooks.afterFetchRead(args, results);
+    public static void exit(@Advice.This Object replicaManager, @Advice.AllArguments Object[] args,
+                            @Advice.Return Object results) {
+        PrefetchHooks.afterFetchRead(replicaManager, args, results);
     }
 }
