@@ -235,6 +235,10 @@ public final class AgentOptions {
         return (Long) get(Options.MITIGATE_PREFETCH_MAX_WAIT);
     }
 
+    public long prefetchAheadBytes() {
+        return (Long) get(Options.MITIGATE_PREFETCH_AHEAD_BYTES);
+    }
+
     public boolean prefetchCheckLocks() {
         return (Boolean) get(Options.MITIGATE_PREFETCH_CHECK_LOCKS);
     }

@@ -31,6 +31,7 @@ public final class Options {
     public static final String MITIGATE_PREFETCH_MAX_FETCH_BYTES = "mitigate.prefetch.max.fetch.bytes";
     public static final String MITIGATE_PREFETCH_MAX_WAIT = "mitigate.prefetch.max.wait";
     public static final String MITIGATE_PREFETCH_CHECK_LOCKS = "mitigate.prefetch.check.locks";
+    public static final String MITIGATE_PREFETCH_AHEAD_BYTES = "mitigate.prefetch.ahead.bytes";
     public static final String PROFILE = "profile";
     public static final String PROFILE_DIR = "profile.dir";
     public static final String PROFILE_TRIGGER = "profile.trigger";
@@ -104,6 +105,9 @@ public final class Options {
             "prefetch: longest a request handler warms one fetch (1ms to 1s), checked between 128 KiB chunks;"
                 + " past it the network thread reads the rest, as without prefetch.",
             v -> BoundedValues.durationIn(v, 1_000_000L, 1_000_000_000L)));
+        all.add(new OptionSpec(MITIGATE_PREFETCH_AHEAD_BYTES, "0",
+            "prefetch: also warm this many bytes after each fetched slice, on one agent thread, for a reader catching"
+                + " up (0 = off, up to 64MiB).", v -> BoundedValues.bytesIn(v, 0, 64L << 20)));
         all.add(new OptionSpec(MITIGATE_PREFETCH_CHECK_LOCKS, "false",
             "prefetch, for tests: before each warm-up, check that the thread holds no partition's leaderIsrUpdateLock"
                 + " (counted as event lock_checked or under_partition_lock); walks every partition, so not for production.",

@@ -40,6 +40,7 @@ public final class ReferenceTables {
             "with `mitigate=` only: what each mitigation did; prefetch: `warmed` (fetches), `capped` (by "
                 + "`mitigate.prefetch.max.bytes` or `.max.fetch.bytes`), `timed_out` (`mitigate.prefetch.max.wait`), "
                 + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_io_error`, "
+                + "with `mitigate.prefetch.ahead.bytes` `ahead_warmed`, `ahead_dropped`, `ahead_REASON`, "
                 + "with `mitigate.prefetch.check.locks=true` `lock_checked` and `under_partition_lock`; "
                 + "`error` in any"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "

@@ -20,9 +20,11 @@ final class FetchWarmer {
     private final long maxWaitNanos;
     private final SliceWarmer slices;
     private final PrefetchMetrics metrics;
+    private final AheadWarmer ahead;
 
     FetchWarmer(long minBytes, long maxBytes, long maxFetchBytes, long maxWaitNanos, SliceWarmer slices,
-                PrefetchMetrics metrics) {
+                PrefetchMetrics metrics, AheadWarmer ahead) {
+        this.ahead = ahead;
         this.minBytes = minBytes;
         this.maxBytes = maxBytes;
         this.maxFetchBytes = maxFetchBytes;
@@ -45,6 +47,9 @@ final class FetchWarmer {
             if (slice.size < minBytes) {
                 metrics.event("skipped_small");
                 continue;
+            }
+            if (ahead != null) {
+                ahead.after(slice);
             }
             if (total >= maxFetchBytes) {
                 capped = true;
@@ -76,6 +81,13 @@ final class FetchWarmer {
             metrics.event(SliceWarmer.TIMED_OUT);
         }
         return total;
+    }
+
+    /** Stops the read-ahead thread, if any. */
+    void close() {
+        if (ahead != null) {
+            ahead.close();
+        }
     }
 
     /** Mappings held right now by warm-ups in flight. */

@@ -60,12 +60,15 @@ public final class Mitigations {
             PrefetchMitigation m = unmapper == null ? PrefetchMitigation.skipped(why[0])
                 : PrefetchMitigation.resolve(shapes, "slices from " + options.prefetchMinBytes() + " bytes, at most "
                     + options.prefetchMaxBytes() + " per partition and " + options.prefetchMaxFetchBytes()
-                    + " per fetch, " + options.prefetchMaxWaitNanos() / 1_000_000 + " ms per fetch");
+                    + " per fetch, " + options.prefetchMaxWaitNanos() / 1_000_000 + " ms per fetch"
+                    + (options.prefetchAheadBytes() == 0 ? "" : ", " + options.prefetchAheadBytes() + " bytes ahead"));
             status.add(m.describe());
             if (m.applies()) {
+                SliceWarmer slices = new SliceWarmer(unmapper);
+                AheadWarmer ahead = options.prefetchAheadBytes() == 0 ? null
+                    : new AheadWarmer(slices, options.prefetchAheadBytes(), metrics.prefetch());
                 FetchWarmer warmer = new FetchWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(),
-                    options.prefetchMaxFetchBytes(), options.prefetchMaxWaitNanos(), new SliceWarmer(unmapper),
-                    metrics.prefetch());
+                    options.prefetchMaxFetchBytes(), options.prefetchMaxWaitNanos(), slices, metrics.prefetch(), ahead);
                 PrefetchHooks.install(warmer, metrics.prefetch(), options.prefetchCheckLocks());
                 all.addAll(m.transformations());
             }
@@ -123,7 +126,10 @@ public final class Mitigations {
     /** Stops deferring, makes every deferred snapshot durable, and restores Kafka's code. */
     public void stop() {
         SegmentFlushDelayHooks.uninstall();
-        PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
+        FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
+        if (warmer != null) {
+            warmer.close();
+        }
         PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
         flush(pending);
         if (transformer != null) {

@@ -30,6 +30,11 @@ final class PrefetchMetrics {
         seconds.increment(nanos / 1e9);
     }
 
+    void aheadWarmed(long warmedBytes) {
+        events.event(FetchWarmer.MITIGATION, "ahead_warmed");
+        bytes.increment(warmedBytes);
+    }
+
     void event(String event) {
         events.event(FetchWarmer.MITIGATION, event);
     }

@@ -26,7 +26,7 @@ class FetchWarmerTest {
 
     private FetchWarmer warmer(long minBytes, long maxBytes, long maxFetchBytes, long maxWaitNanos) {
         return new FetchWarmer(minBytes, maxBytes, maxFetchBytes, maxWaitNanos,
-            new SliceWarmer(Unmapper.find(new String[1])), metrics.prefetch());
+            new SliceWarmer(Unmapper.find(new String[1])), metrics.prefetch(), null);
     }
 
     private double events(String event) {
@@ -75,6 +75,28 @@ class FetchWarmerTest {
             assertThat(warmed).isEqualTo(MIB);
             assertThat(events("skipped_closed")).isEqualTo(1);
             assertThat(events("warmed")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void readAheadWarmsTheRangeAfterEachSliceOnItsOwnThreadAndStopsOnClose() throws Exception {
+        Path f = Files.write(dir.resolve("00000000000000000000.log"), new byte[4 * MIB]);
+        SliceWarmer slices = new SliceWarmer(Unmapper.find(new String[1]));
+        AheadWarmer ahead = new AheadWarmer(slices, MIB, metrics.prefetch());
+        FetchWarmer w = new FetchWarmer(0, MIB, 8 * MIB, 10_000_000_000L, slices, metrics.prefetch(), ahead);
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            assertThat(w.warm(List.of(slice(ch, f, 0, MIB), slice(ch, f, 3 * MIB + MIB / 2, MIB / 2)))).isEqualTo(3 * MIB / 2);
+            long until = System.nanoTime() + 10_000_000_000L;
+            while (events("ahead_warmed") < 1 && System.nanoTime() < until) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(100); // the second range starts at the end of the file: nothing to warm, nothing counted
+            assertThat(events("ahead_warmed")).isEqualTo(1);
+            assertThat(registry.find("stallscope.prefetch.bytes").counter().count()).isEqualTo(5 * MIB / 2);
+            assertThat(events("ahead_truncated")).isZero();
+            assertThat(slices.mapped()).isZero();
+        } finally {
+            w.close();
         }
     }
 
