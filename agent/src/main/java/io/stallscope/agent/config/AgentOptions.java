@@ -233,6 +233,22 @@ public final class AgentOptions {
         return (Long) get(Options.MITIGATE_PREFETCH_MAX_BYTES);
     }
 
+    public long prefetchMaxFetchBytes() {
+        return (Long) get(Options.MITIGATE_PREFETCH_MAX_FETCH_BYTES);
+    }
+
+    public long prefetchMaxWaitNanos() {
+        return (Long) get(Options.MITIGATE_PREFETCH_MAX_WAIT);
+    }
+
+    public long prefetchAheadBytes() {
+        return (Long) get(Options.MITIGATE_PREFETCH_AHEAD_BYTES);
+    }
+
+    public boolean prefetchCheckLocks() {
+        return (Boolean) get(Options.MITIGATE_PREFETCH_CHECK_LOCKS);
+    }
+
     public long prefetchMinBytes() {
         return (Long) get(Options.MITIGATE_PREFETCH_MIN_BYTES);
     }

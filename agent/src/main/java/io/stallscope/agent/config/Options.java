@@ -29,6 +29,10 @@ public final class Options {
     public static final String MITIGATE_SEGMENT_FLUSH_DELAY = "mitigate.segment.flush.delay";
     public static final String MITIGATE_PREFETCH_MAX_BYTES = "mitigate.prefetch.max.bytes";
     public static final String MITIGATE_PREFETCH_MIN_BYTES = "mitigate.prefetch.min.bytes";
+    public static final String MITIGATE_PREFETCH_MAX_FETCH_BYTES = "mitigate.prefetch.max.fetch.bytes";
+    public static final String MITIGATE_PREFETCH_MAX_WAIT = "mitigate.prefetch.max.wait";
+    public static final String MITIGATE_PREFETCH_CHECK_LOCKS = "mitigate.prefetch.check.locks";
+    public static final String MITIGATE_PREFETCH_AHEAD_BYTES = "mitigate.prefetch.ahead.bytes";
     public static final String PROFILE = "profile";
     public static final String PROFILE_DIR = "profile.dir";
     public static final String PROFILE_TRIGGER = "profile.trigger";
@@ -95,6 +99,20 @@ public final class Options {
         all.add(new OptionSpec(MITIGATE_PREFETCH_MAX_BYTES, "1MiB",
             "prefetch: most bytes warmed per fetched partition (4KiB to 64MiB); a bigger slice is warmed"
                 + " up to this.", v -> BoundedValues.bytesIn(v, 4096, 64L << 20)));
+        all.add(new OptionSpec(MITIGATE_PREFETCH_MAX_FETCH_BYTES, "8MiB",
+            "prefetch: most bytes warmed per fetch, all its partitions together (4KiB to 256MiB).",
+            v -> BoundedValues.bytesIn(v, 4096, 256L << 20)));
+        all.add(new OptionSpec(MITIGATE_PREFETCH_MAX_WAIT, "50ms",
+            "prefetch: longest a request handler warms one fetch (1ms to 1s), checked between 128 KiB chunks;"
+                + " past it the network thread reads the rest, as without prefetch.",
+            v -> BoundedValues.durationIn(v, 1_000_000L, 1_000_000_000L)));
+        all.add(new OptionSpec(MITIGATE_PREFETCH_AHEAD_BYTES, "0",
+            "prefetch: also warm this many bytes after each fetched slice, on one agent thread, for a reader catching"
+                + " up (0 = off, up to 64MiB).", v -> BoundedValues.bytesIn(v, 0, 64L << 20)));
+        all.add(new OptionSpec(MITIGATE_PREFETCH_CHECK_LOCKS, "false",
+            "prefetch, for tests: before each warm-up, check that the thread holds no partition's leaderIsrUpdateLock"
+                + " (counted as event lock_checked or under_partition_lock); walks every partition, so not for production.",
+            Values::bool));
         all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
             "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));
         all.add(new OptionSpec(PROFILE, "off",

@@ -40,12 +40,20 @@ public final class ReferenceTables {
             "exceptions inside the agent's own advice, suppressed"},
         new String[] {"stallscope_captures_total", "counter", "result",
             "with `profile=on` only: stalls that triggered a capture, by result written, cooldown, cap or error"},
-        new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
-            "with `mitigate=` only: what the mitigations did, per mitigation and event (`error`: an exception in "
-                + "mitigation code, that call ran as Kafka's)"},
         new String[] {"stallscope_log_dir_info", "gauge, always 1", "log_dir, fs_type, device",
             "a log dir and the file system it is on (from `/proc/self/mountinfo`): those of the broker's command line "
-                + "at start, others when an op first touches them"});
+                + "at start, others when an op first touches them"},
+        new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
+            "with `mitigate=` only: what each mitigation did; prefetch: `warmed` (fetches), `capped` (by "
+                + "`mitigate.prefetch.max.bytes` or `.max.fetch.bytes`), `timed_out` (`mitigate.prefetch.max.wait`), "
+                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_io_error`, "
+                + "with `mitigate.prefetch.ahead.bytes` `ahead_warmed`, `ahead_dropped`, `ahead_REASON`, "
+                + "with `mitigate.prefetch.check.locks=true` `lock_checked` and `under_partition_lock`; "
+                + "`error` in any"},
+        new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
+            + "into the page cache"},
+        new String[] {"stallscope_prefetch_seconds_total", "counter", "", "with `mitigate=prefetch` only: request "
+            + "handlers' time spent warming"});
 
     private ReferenceTables() {
     }

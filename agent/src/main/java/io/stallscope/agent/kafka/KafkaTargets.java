@@ -35,6 +35,8 @@ public final class KafkaTargets {
     /** kafka-clients; FileRecords and MemoryRecords moved to record.internal in 4.3. */
     private static final String RECORD = "org.apache.kafka.common.record.";
     private static final String NETWORK = "org.apache.kafka.common.network.";
+    /** Scala server code, kafka_2.13 (ReplicaManager is Scala up to 4.4). */
+    private static final String SERVER = "kafka.server.";
 
     // ---- timing points ----
 
@@ -126,6 +128,20 @@ public final class KafkaTargets {
 
     // ---- mitigations ----
 
+    /**
+     * prefetch: the step of a fetch that has read every partition (each under its own partition lock, now
+     * released) and whose results the response is built from: readFromLocalLog up to 3.4, readFromLog from
+     * 3.5 (3.4+ with a last readFromPurgatory flag). Consumer and follower fetches go through it, the KRaft
+     * raft I/O thread does not (KafkaMetadataLog reads UnifiedLog directly). 2.8 also has a private local
+     * readFromLog$1, which the names exclude. The
+     * return type (a scala Seq) is not part of the shape: scala-library is not among the jars the catalog test reads.
+     */
+    public static final KafkaTarget FETCH_READ = KafkaTarget.named("prefetch.fetch.read",
+            "ReplicaManager.readFromLocalLog/readFromLog")
+        .in(SERVER + "ReplicaManager")
+        .shape(named("readFromLog").or(named("readFromLocalLog")).and(not(isStatic())))
+        .build();
+
     /** roll-flush: the snapshot write whose fsync it defers; from 3.7 it takes a sync flag and Kafka defers it itself. */
     public static final KafkaTarget ROLL_SNAPSHOT_WRITE = KafkaTarget.named("roll-flush.snapshot.write",
             "ProducerStateManager.writeSnapshot(File,Map)")
@@ -190,7 +206,7 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM,
-            ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH, LOCAL_LOG_MARK_FLUSHED,
+            FETCH_READ, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH, LOCAL_LOG_MARK_FLUSHED,
             SCHEDULER_SCHEDULE, SCALA_SCHEDULER_SCHEDULE));
     }
 

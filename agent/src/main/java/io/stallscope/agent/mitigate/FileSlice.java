@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The file range a fetch will send: LogSegment.read returns a FetchDataInfo whose records are a
+ * The file range a fetch will send: each partition read yields a FetchDataInfo whose records are a
  * FileRecords slice (channel, start, size) of the segment. Read reflectively because the classes
  * moved between versions (kafka.server.FetchDataInfo.records() up to 3.5, the public field
  * FetchDataInfo.records from 3.6; FileRecords in ...record.internal from 4.3).
@@ -21,7 +21,7 @@ final class FileSlice {
     final long start;
     final long size;
 
-    private FileSlice(FileChannel channel, File file, long start, long size) {
+    FileSlice(FileChannel channel, File file, long start, long size) {
         this.channel = channel;
         this.file = file;
         this.start = start;

@@ -54,20 +54,23 @@ public final class Mitigations {
                 rollFlush = true;
             }
         }
-        PageWarmer warmer = null;
         if (options.mitigate("prefetch")) {
-            PrefetchMitigation m = PrefetchMitigation.resolve(shapes, options.prefetchMinBytes(), options.prefetchMaxBytes());
+            String[] why = new String[1];
+            Unmapper unmapper = Unmapper.find(why);
+            PrefetchMitigation m = unmapper == null ? PrefetchMitigation.skipped(why[0])
+                : PrefetchMitigation.resolve(shapes, "slices from " + options.prefetchMinBytes() + " bytes, at most "
+                    + options.prefetchMaxBytes() + " per partition and " + options.prefetchMaxFetchBytes()
+                    + " per fetch, " + options.prefetchMaxWaitNanos() / 1_000_000 + " ms per fetch"
+                    + (options.prefetchAheadBytes() == 0 ? "" : ", " + options.prefetchAheadBytes() + " bytes ahead"));
+            status.add(m.describe());
             if (m.applies()) {
-                try {
-                    warmer = new PageWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(), metrics);
-                    PrefetchHooks.install(warmer, metrics);
-                    all.addAll(m.transformations());
-                    status.add(m.describe());
-                } catch (IOException | RuntimeException e) {
-                    status.add("prefetch skipped: cannot open /dev/null (" + e + ")");
-                }
-            } else {
-                status.add(m.describe());
+                SliceWarmer slices = new SliceWarmer(unmapper);
+                AheadWarmer ahead = options.prefetchAheadBytes() == 0 ? null
+                    : new AheadWarmer(slices, options.prefetchAheadBytes(), metrics.prefetch());
+                FetchWarmer warmer = new FetchWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(),
+                    options.prefetchMaxFetchBytes(), options.prefetchMaxWaitNanos(), slices, metrics.prefetch(), ahead);
+                PrefetchHooks.install(warmer, metrics.prefetch(), options.prefetchCheckLocks());
+                all.addAll(m.transformations());
             }
         }
         if (options.segmentFlushDelayNanos() > 0) {
@@ -123,16 +126,16 @@ public final class Mitigations {
     /** Stops deferring, makes every deferred snapshot durable, and restores Kafka's code. */
     public void stop() {
         SegmentFlushDelayHooks.uninstall();
-        PageWarmer warmer = PrefetchHooks.uninstall();
+        FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
+        if (warmer != null) {
+            warmer.close();
+        }
         PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
         flush(pending);
         if (transformer != null) {
             transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
         }
         flush(pending); // a roll already past the switch when it flipped may have deferred one more
-        if (warmer != null) {
-            warmer.close();
-        }
     }
 
     private void flush(PendingSnapshots pending) {

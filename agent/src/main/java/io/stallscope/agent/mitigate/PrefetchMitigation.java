@@ -3,12 +3,12 @@ package io.stallscope.agent.mitigate;
 import io.stallscope.agent.kafka.KafkaTargets;
 import io.stallscope.agent.kafka.Resolution;
 import io.stallscope.agent.kafka.TargetResolver;
-import io.stallscope.agent.mitigate.advice.PrefetchAdvice;
+import io.stallscope.agent.mitigate.advice.FetchReadAdvice;
 import net.bytebuddy.asm.Advice;
 
 /**
- * mitigate=prefetch: the exit of LogSegment.read's full overload, the one every fetch goes through
- * (consumer and follower, any listener), on every Kafka from 2.8.
+ * mitigate=prefetch: the exit of ReplicaManager's read of a fetch's partitions, outside every partition
+ * lock and before the response is queued (consumer and follower, any listener), on every Kafka from 2.8.
  */
 final class PrefetchMitigation {
     private final String description;
@@ -18,16 +18,20 @@ final class PrefetchMitigation {
         this.description = description;
     }
 
-    static PrefetchMitigation resolve(TargetResolver shapes, long minBytes, long maxBytes) {
-        Resolution read = shapes.resolve(KafkaTargets.SEGMENT_READ);
+    static PrefetchMitigation resolve(TargetResolver shapes, String bounds) {
+        Resolution read = shapes.resolve(KafkaTargets.FETCH_READ);
         if (!read.isResolved()) {
-            return new PrefetchMitigation("prefetch skipped: no " + KafkaTargets.SEGMENT_READ.describe()
+            return new PrefetchMitigation("prefetch skipped: no " + KafkaTargets.FETCH_READ.describe()
                 + " (" + read.reason() + ")");
         }
-        PrefetchMitigation m = new PrefetchMitigation("prefetch on (fetch slices of rolled segments from "
-            + minBytes + " bytes, at most " + maxBytes + " bytes each, warmed on the request handler)");
-        m.transformations.add(read.declaringClass(), Advice.to(PrefetchAdvice.class).on(KafkaTargets.SEGMENT_READ.shape()));
+        PrefetchMitigation m = new PrefetchMitigation("prefetch on (" + bounds
+            + "; mapped and loaded on the request handler after the fetch's read, outside the partition locks)");
+        m.transformations.add(read.declaringClass(), Advice.to(FetchReadAdvice.class).on(KafkaTargets.FETCH_READ.advisable()));
         return m;
+    }
+
+    static PrefetchMitigation skipped(String why) {
+        return new PrefetchMitigation("prefetch skipped: " + why);
     }
 
     boolean applies() {

@@ -76,6 +76,8 @@ class CatchUpBenchIT {
     private static final boolean CONSUMER_PROCESS = !"test-jvm".equals(System.getProperty("stallscope.bench.consumer", "process"));
     private static final int NICE = Integer.getInteger("stallscope.bench.consumer.nice", 19);
     private static final int RATE = 500;
+    /** More agent options for the "on" arm, e.g. -Dstallscope.bench.prefetch.options=mitigate.prefetch.max.wait=1s. */
+    private static final String PREFETCH_OPTIONS = System.getProperty("stallscope.bench.prefetch.options", "");
     /** The real file system of -Dstallscope.bench.disk, or null for the shim. */
     private static final FsType REAL_FS = BenchDisk.selected();
 
@@ -127,7 +129,8 @@ class CatchUpBenchIT {
         Files.writeString(out, "disk: " + (real == null ? "shim (LD_PRELOAD): the backlog's cold reads as a 7200 rpm disk"
             + " (8 ms per cold extent, 125 MB/s), readahead off" : real.describe()) + "\n\n" + "uptime at start: " + Uptime.now() + "; " + damonAtStart + "; catch-up consumer: "
             + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "; " + ROUNDS + " rounds, settle "
-            + SETTLE_SECONDS + " s, before " + BEFORE_SECONDS + " s\n\n"
+            + SETTLE_SECONDS + " s, before " + BEFORE_SECONDS + " s"
+            + (PREFETCH_OPTIONS.isEmpty() ? "" : "; prefetch options " + PREFETCH_OPTIONS) + "\n\n"
             + "| round | arm | p99.9 before ms | p99.9 during ms | during/before | p99 before ms | p99 during ms"
             + " | catch-up s | warmed MiB | network transfer_to p99 ms (count) | network transfer_to > 10 ms (max ms)"
             + (real == null ? " | network cold calls / cold MiB / shim delay s |" : " | MiB read through the throttle during the catch-up |")
@@ -196,7 +199,7 @@ class CatchUpBenchIT {
         boolean warm = arm.equals("warm") || noAgent;
         agent(broker, "detach", Long.toString(broker.pid()));
         if (!noAgent) {
-            agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" : ""));
+            agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" + (PREFETCH_OPTIONS.isEmpty() ? "" : "," + PREFETCH_OPTIONS) : ""));
         }
         List<Path> segments = backlogSegments(broker);
         List<Path> active = activeSegments(segments);

@@ -45,7 +45,7 @@ class FollowerPrefetchIT {
     void followerFetchesAreWarmedOnTheLeader(String version, boolean prefetch, @TempDir Path tmp) throws Exception {
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
             .slowColdReads("/" + TOPIC + "-0/[0-9]+\\.log$", Duration.ofMillis(100), Duration.ZERO);
-        MitigatedBroker mb = new MitigatedBroker(version, "leader", prefetch ? "mitigate=prefetch" : "", disk);
+        MitigatedBroker mb = new MitigatedBroker(version, "leader", prefetch ? "mitigate=prefetch,mitigate.prefetch.check.locks=true" : "", disk);
         try (LocalKafkaBroker leader = new LocalKafkaBroker(mb.spec)) {
             leader.start();
             BrokerSpec followerSpec = BrokerSpec.builder(version).name("follower").nodeId(2)
@@ -75,15 +75,15 @@ class FollowerPrefetchIT {
                     List<ShimCall> reads = disk.calls().subList(callsBefore, disk.calls().size());
                     List<ShimCall> network = reads.stream()
                         .filter(c -> threads.getOrDefault(c.tid(), "").contains("network-thread")).toList();
-                    List<ShimCall> handlers = reads.stream()
-                        .filter(c -> threads.getOrDefault(c.tid(), "").contains("request-handler")).toList();
                     assertThat(network).as("the leader's network threads sent the rolled segments to the follower")
                         .anyMatch(c -> c.call().equals("sendfile"));
                     PrometheusScrape metrics = PrometheusScrape.scrape(mb.prometheusPort);
                     if (prefetch) {
-                        WarmUpCheck.assertWarmedByHandlers(network, handlers, rolled);
+                        WarmUpCheck.assertNetworkReadWarmPages(network, rolled);
                         assertThat(metrics.event("prefetch", "warmed")).isPositive();
                         assertThat(metrics.event("prefetch", "error")).isZero();
+                        assertThat(metrics.event("prefetch", "lock_checked")).as("warm-ups checked for partition locks").isPositive();
+                        assertThat(metrics.event("prefetch", "under_partition_lock")).as("warm-ups under a partition lock").isZero();
                         // roughly, as in PrefetchIT: this VM reclaims idle page-cache pages within seconds
                         assertThat(PageCache.residentFraction(rolled)).as("resident after the follower's fetches")
                             .isGreaterThan(0.5);

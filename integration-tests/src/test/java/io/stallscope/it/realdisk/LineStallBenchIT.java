@@ -17,7 +17,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * Benchmark, not a CI test (-Dstallscope.bench=true; scripts/bench-real-disk-line): {@link LineScenario}
  * on XFS and on ext4, arms alternating in an order rotated every round (-Dstallscope.bench.rounds, default
- * 3; -Dstallscope.bench.arms, default "xfs,ext4"; an arm is FS[+prefetch][+seg=BYTES][+net=N]). Per run: produce p99.9 before and during the catch-up, the
+ * 3; -Dstallscope.bench.arms, default "xfs,ext4"; an arm is FS[+prefetch][+wait=DURATION][+ahead=BYTES][+seg=BYTES][+net=N], wait and ahead being
+ * prefetch options). Per run: produce p99.9 before and during the catch-up, the
  * request handlers' write(2) of 20 ms or more from jdk.FileWrite (count and max), the agent's
  * records_append p99.9 on request handlers; then medians per arm. Output: target/bench/line.md.
  */
@@ -68,9 +69,14 @@ class LineStallBenchIT {
     static LineScenario.Options options(String arm) {
         String[] parts = arm.split("\\+");
         LineScenario.Options o = LineScenario.Options.defaults(FsType.of(parts[0]));
+        List<String> agent = new ArrayList<>();
         for (String p : Arrays.asList(parts).subList(1, parts.length)) {
             if (p.equals("prefetch")) {
-                o = o.withAgentOptions("mitigate=prefetch");
+                agent.add("mitigate=prefetch");
+            } else if (p.startsWith("wait=")) {
+                agent.add("mitigate.prefetch.max.wait=" + p.substring(5));
+            } else if (p.startsWith("ahead=")) {
+                agent.add("mitigate.prefetch.ahead.bytes=" + p.substring(6));
             } else if (p.startsWith("seg=")) {
                 o = o.withSegmentBytes(Long.parseLong(p.substring(4)));
             } else if (p.startsWith("net=")) {
@@ -78,6 +84,9 @@ class LineStallBenchIT {
             } else {
                 throw new IllegalArgumentException("unknown arm part '" + p + "' in " + arm);
             }
+        }
+        if (!agent.isEmpty()) {
+            o = o.withAgentOptions(String.join(",", agent));
         }
         return o;
     }
