@@ -37,8 +37,10 @@ final class ApacheKafkaLikeImage {
     static Optional<String> suiteImage(String version) {
         DockerClient docker = DockerClientFactory.instance().client();
         List<Image> images = docker.listImagesCmd().withLabelFilter(Map.of("stallscope.kafka.version", version)).exec();
+        // the label is inherited by the images built FROM it: keep the suite's own
         return images.stream()
                 .filter(i -> i.getRepoTags() != null)
+                .filter(i -> List.of(i.getRepoTags()).stream().anyMatch(t -> t.startsWith(SUITE_REPOSITORY + ":")))
                 .max(Comparator.comparingLong(Image::getCreated))
                 .flatMap(i -> List.of(i.getRepoTags()).stream().filter(t -> t.startsWith(SUITE_REPOSITORY + ":")).findFirst());
     }
