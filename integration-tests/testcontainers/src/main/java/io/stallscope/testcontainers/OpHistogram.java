@@ -10,6 +10,9 @@ import java.util.Locale;
  * sum. The difference of two of them ({@link #minus}) is the histogram of what happened in between.
  */
 public final class OpHistogram {
+    /** Stands for the +Inf bucket's bound. */
+    public static final Duration UNBOUNDED = Duration.ofSeconds(Long.MAX_VALUE);
+
     private final String selection;
     private final double[] bounds;
     private final long[] cumulative;
@@ -93,10 +96,10 @@ public final class OpHistogram {
         return count() - cumulative[indexOfBoundAtOrOver(limit)];
     }
 
-    /** The bucket bound {@link #countOver} counts from. */
+    /** The bucket bound {@link #countOver} counts from; {@link #UNBOUNDED} past the last finite bound. */
     public Duration boundAtOrOver(Duration limit) {
         double b = bounds[indexOfBoundAtOrOver(limit)];
-        return Double.isInfinite(b) ? ChronoUnitsMax.INFINITE : seconds(b);
+        return Double.isInfinite(b) ? UNBOUNDED : seconds(b);
     }
 
     private int indexOfBoundAtOrOver(Duration limit) {
@@ -153,10 +156,5 @@ public final class OpHistogram {
 
     private static Duration seconds(double s) {
         return Duration.ofNanos(Math.round(s * 1e9));
-    }
-
-    /** Stands for an unbounded bucket bound. */
-    static final class ChronoUnitsMax {
-        static final Duration INFINITE = Duration.ofSeconds(Long.MAX_VALUE);
     }
 }

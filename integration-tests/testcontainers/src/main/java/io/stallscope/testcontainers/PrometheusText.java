@@ -173,10 +173,19 @@ public final class PrometheusText {
         }
 
         private String metricName() {
+            return name(true, "a metric name");
+        }
+
+        private String labelName() {
+            return name(false, "a label name");
+        }
+
+        /** [a-zA-Z_:][a-zA-Z0-9_:]* for metric names; label names are the same without ':'. */
+        private String name(boolean colon, String what) {
             int start = pos;
             while (!atEnd()) {
                 char c = peek();
-                boolean ok = c == '_' || c == ':' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                boolean ok = c == '_' || (colon && c == ':') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
                         || (pos > start && c >= '0' && c <= '9');
                 if (!ok) {
                     break;
@@ -184,23 +193,7 @@ public final class PrometheusText {
                 pos++;
             }
             if (pos == start) {
-                throw error("expected a metric name");
-            }
-            return s.substring(start, pos);
-        }
-
-        private String labelName() {
-            int start = pos;
-            while (!atEnd()) {
-                char c = peek();
-                boolean ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (pos > start && c >= '0' && c <= '9');
-                if (!ok) {
-                    break;
-                }
-                pos++;
-            }
-            if (pos == start) {
-                throw error("expected a label name");
+                throw error("expected " + what);
             }
             return s.substring(start, pos);
         }
