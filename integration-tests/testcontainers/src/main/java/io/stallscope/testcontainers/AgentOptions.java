@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
  */
 public final class AgentOptions {
     /** The port the agent serves Prometheus text on, inside the container, unless changed. */
-    public static final int DEFAULT_METRICS_PORT = 9404;
+    public static final int DEFAULT_METRICS_PORT = 9405;
 
     private final Set<Op> ops;
     private final boolean topicLabels;
@@ -41,7 +41,7 @@ public final class AgentOptions {
         this.variable = variable;
     }
 
-    /** All ops, no topic labels, no mitigation, no profiling, metrics on port 9404, in KAFKA_OPTS. */
+    /** All ops, no topic labels, no mitigation, no profiling, metrics on port 9405 (off the JMX exporter's 9404), in KAFKA_OPTS. */
     public static AgentOptions defaults() {
         return new AgentOptions(Collections.emptySet(), false, Collections.emptySet(), false, null, null,
                 DEFAULT_METRICS_PORT, JvmOptionsVariable.KAFKA_OPTS);
