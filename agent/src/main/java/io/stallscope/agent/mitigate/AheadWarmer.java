@@ -1,6 +1,7 @@
 package io.stallscope.agent.mitigate;
 
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -42,6 +43,13 @@ final class AheadWarmer {
                 metrics.event("ahead_" + o.stopped); // truncated: the end of the active segment, nothing to warm
             }
         });
+    }
+
+    /** Waits until the ranges queued so far are done: one worker runs them in order, so a marker queued now runs last. */
+    boolean drained(long timeoutNanos) throws InterruptedException {
+        CountDownLatch marker = new CountDownLatch(1);
+        pool.execute(marker::countDown);
+        return marker.await(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
     void close() {
