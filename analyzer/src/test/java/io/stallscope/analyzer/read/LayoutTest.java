@@ -178,6 +178,37 @@ class LayoutTest {
     }
 
     @Test
+    void aRepeatedChunkIsSkippedWithAWarningAndItsWaitsCountOnce() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "data-plane-kafka-request-handler-1");
+        j.thread(2, "data-plane-kafka-request-handler-2");
+        int waiter = j.stack("append", "handle");
+        j.monitorEnter(0, 40_000_000L, 2, waiter, 1);
+        byte[] chunk = j.chunk();
+        // The same events in a chunk of its own (another start time) are not a repeat: both count.
+        TinyJfr later = new TinyJfr(T0 + 1_000_000_000L, 0, 1_000_000_000L);
+        later.thread(1, "data-plane-kafka-request-handler-1");
+        later.thread(2, "data-plane-kafka-request-handler-2");
+        later.monitorEnter(0, 40_000_000L, 2, later.stack("append", "handle"), 1);
+
+        Recording rec = read(write("twice.jfr", chunk, chunk, later.chunk(), chunk));
+        SourceFile f = rec.files.get(0);
+        assertThat(f.chunks).isEqualTo(2);
+        assertThat(f.warnings).singleElement().asString()
+                .startsWith("2 chunks repeat an earlier chunk byte for byte (first at byte " + chunk.length + ")");
+        assertThat(f.eventCounts).containsEntry("jdk.JavaMonitorEnter", 2L);
+        Analysis a = Analyzer.analyze(rec, Options.defaults());
+        assertThat(a.contentions()).singleElement().satisfies(c -> {
+            assertThat(c.totalWaitNanos).isEqualTo(80_000_000L);
+            assertThat(c.waitCount).isEqualTo(2);
+        });
+
+        Recording once = read(write("once.jfr", chunk));
+        assertThat(once.files.get(0).warnings).isEmpty();
+        assertThat(Analyzer.analyze(once, Options.defaults()).contentions().get(0).totalWaitNanos).isEqualTo(40_000_000L);
+    }
+
+    @Test
     void segmentRollFsyncAndIndexUnmapStormAreNamed() throws IOException {
         TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
         j.thread(1, "data-plane-kafka-request-handler-1");
