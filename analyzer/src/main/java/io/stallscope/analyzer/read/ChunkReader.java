@@ -500,8 +500,8 @@ final class ChunkReader {
                 int owner = p.fOwner >= 0 ? thread(p, p.fOwner) : -1;
                 String cls = p.fClass >= 0 ? pools.className(p.vals[p.fClass]) : null;
                 long address = p.fAddress >= 0 ? p.vals[p.fAddress] : 0;
-                rec.locks.add(new LockEvent(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
-                        start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner));
+                rec.locks.add(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
+                        start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner);
                 return;
             }
             case IO: {
