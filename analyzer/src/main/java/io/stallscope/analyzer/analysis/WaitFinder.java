@@ -108,18 +108,25 @@ public final class WaitFinder {
         String siteMethod = site >= 0 && site < frames.length ? rec.frames.name(frames[site]) : "?";
         String siteLabel = site >= 0 && site < frames.length ? rec.frames.label(frames[site]) : "?";
         String cls = e.lockClass() == null ? type : e.lockClass();
-        String key;
-        String label;
-        if (e.address() != 0) {
-            key = file + ":" + cls + "@" + Long.toHexString(e.address());
-            label = cls + "@0x" + Long.toHexString(e.address()) + " (" + type + ", taken in " + siteMethod + ")";
-        } else {
-            key = file + ":" + cls + "@" + siteMethod;
-            label = cls + " (" + type + ", taken in " + siteMethod + ")";
-        }
-        return new Wait(file, e.thread(), e.start(), e.end(), key, label, type, siteMethod, siteLabel, e.stack(),
+        // One key and label per monitor and site, not per event: millions of events name a few monitors.
+        String[] name = monitorNames.computeIfAbsent(new MonitorAt(file, cls, e.address(), type, siteMethod), m -> {
+            if (m.address() != 0) {
+                String hex = Long.toHexString(m.address());
+                return new String[] {m.file() + ":" + m.cls() + "@" + hex,
+                        m.cls() + "@0x" + hex + " (" + m.type() + ", taken in " + m.siteMethod() + ")"};
+            }
+            return new String[] {m.file() + ":" + m.cls() + "@" + m.siteMethod(),
+                    m.cls() + " (" + m.type() + ", taken in " + m.siteMethod() + ")"};
+        });
+        return new Wait(file, e.thread(), e.start(), e.end(), name[0], name[1], type, siteMethod, siteLabel, e.stack(),
                 true, e.previousOwner());
     }
+
+    /** A recorded monitor (by address, or by class and site when the event has no address) where it was taken. */
+    private record MonitorAt(int file, String cls, long address, String type, String siteMethod) {
+    }
+
+    private final Map<MonitorAt, String[]> monitorNames = new HashMap<>();
 
     /** What a waiting stack says about its lock, worked out once per stack (samples repeat stacks). */
     private record Site(String key, String label, String method, String frame) {
