@@ -5,6 +5,11 @@ import io.stallscope.analyzer.analysis.Analyzer;
 import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Holder;
 import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.view.ReportView;
+import io.stallscope.analyzer.analysis.view.ReportViews;
+import io.stallscope.analyzer.render.HtmlReport;
+import io.stallscope.analyzer.render.JsonReport;
+import io.stallscope.analyzer.render.TextReport;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.SourceFile;
@@ -206,6 +211,34 @@ class LayoutTest {
         Recording once = read(write("once.jfr", chunk));
         assertThat(once.files.get(0).warnings).isEmpty();
         assertThat(Analyzer.analyze(once, Options.defaults()).contentions().get(0).totalWaitNanos).isEqualTo(40_000_000L);
+    }
+
+    @Test
+    void reportsSayWhenTheHtmlTimelineShowsASampleOfTheWaits() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "data-plane-kafka-request-handler-1");
+        j.thread(2, "data-plane-kafka-request-handler-2");
+        int waiter = j.stack("append", "handle");
+        for (int i = 0; i < 70_000; i++) j.monitorEnter(i * 1_000_000L, 500_000L + i, 2, waiter, 1);
+        Recording rec = read(write("many.jfr", j.chunk()));
+        ReportView view = ReportViews.of(Analyzer.analyze(rec, Options.defaults()));
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        TextReport.write(view, new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(text.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("The HTML timeline shows a sample of the events: the longest 60,000 of 70,000 waits;");
+        var json = JsonReport.build(view).get("htmlTimeline");
+        assertThat(json.get("sampled").asBoolean()).isTrue();
+        assertThat(json.get("waits").asLong()).isEqualTo(70_000);
+        assertThat(json.get("waitsShown").asLong()).isEqualTo(60_000);
+        assertThat(HtmlReport.render(view)).contains("id=\"timeline-sample\">The HTML timeline shows a sample");
+
+        TinyJfr small = new TinyJfr(T0, 0, 1_000_000_000L);
+        small.thread(1, "data-plane-kafka-request-handler-1");
+        small.thread(2, "data-plane-kafka-request-handler-2");
+        small.monitorEnter(0, 40_000_000L, 2, small.stack("append", "handle"), 1);
+        ReportView all = ReportViews.of(Analyzer.analyze(read(write("few.jfr", small.chunk())), Options.defaults()));
+        assertThat(JsonReport.build(all).at("/htmlTimeline/sampled").asBoolean()).isFalse();
+        assertThat(HtmlReport.render(all)).doesNotContain("timeline-sample");
     }
 
     @Test
