@@ -23,7 +23,8 @@ for mode in $modes; do
     jfrreader|recordingfile) opts="-Xmx4g" ;;
   esac
   for i in $(seq "$runs"); do
-    /usr/bin/time -f "  ($mode run $i: %e s elapsed, %U s user + %S s sys CPU, %M KB max RSS)" java $opts -cp "$cp" io.stallscope.analyzer.bench.Bench "$pass" "$file"
+    /usr/bin/time -f "  ($mode run $i: %e s elapsed, %U s user + %S s sys CPU, %M KB max RSS)" java $opts -cp "$cp" io.stallscope.analyzer.bench.Bench "$pass" "$file" \
+      || echo "  ($mode run $i failed: exit $?)"
   done
 done
 uptime
