@@ -43,33 +43,65 @@ public final class WaitFinder {
     }
 
     public Recorded recorded() {
-        Map<Integer, List<Wait>> recordedByThread = new HashMap<>();
-        // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
-        Map<String, Wait> recordedAtSite = new HashMap<>();
-        List<Wait> recorded = new ArrayList<>();
+        // Kept as two ints a wait (RecordedWaits): a lock-heavy recording has tens of millions of events.
+        RecordedWaits recorded = new RecordedWaits(rec);
         // An event whose stackTrace is null (seen in a JDK chunk for waits begun before the chunk did) still names
         // its monitor by class and address: it is taken where the other events on that monitor say it is.
-        Map<String, Wait> knownSite = new HashMap<>();
-        List<Wait> events = new ArrayList<>();
-        for (LockEvent e : rec.locks) {
+        Map<String, RecordedWaits.Names> knownSite = new HashMap<>();
+        for (int i = 0; i < rec.locks.size(); i++) {
+            LockEvent e = rec.locks.get(i);
             Wait w = fromEvent(e);
             if (w == null) continue;
-            events.add(w);
-            if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, w);
+            RecordedWaits.Names n = RecordedWaits.Names.of(w);
+            recorded.add(i, n);
+            if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, n);
         }
-        for (Wait event : events) {
-            Wait w = event;
-            Wait known = w.siteMethod.equals("?") ? knownSite.get(w.lockKey) : null;
-            if (known != null) {
-                w = new Wait(w.file, w.thread, w.start, w.end, w.lockKey, known.lockLabel, w.lockType, known.siteMethod,
-                        known.siteLabel, w.stack, true, w.recordedOwner);
+        // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
+        Map<String, Wait> recordedAtSite = new HashMap<>();
+        Map<Integer, Integer> renamed = new HashMap<>();
+        Map<Integer, int[]> positions = new HashMap<>();
+        Map<Integer, Integer> counts = new HashMap<>();
+        boolean[] seenNames = new boolean[0];
+        for (int k = 0; k < recorded.size(); k++) {
+            int id = recorded.namesId(k);
+            Integer to = renamed.get(id);
+            if (to == null) {
+                RecordedWaits.Names n = recorded.names(k);
+                RecordedWaits.Names known = n.siteMethod().equals("?") ? knownSite.get(n.lockKey()) : null;
+                to = known == null ? id : recorded.id(new RecordedWaits.Names(n.lockKey(), known.lockLabel(), n.lockType(),
+                        known.siteMethod(), known.siteLabel()));
+                renamed.put(id, to);
             }
-            recorded.add(w);
-            recordedByThread.computeIfAbsent(w.thread, k -> new ArrayList<>()).add(w);
-            recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
+            recorded.rename(k, to);
+            // The first wait with these names is the first at its site among them: the key is built once per lock.
+            if (to >= seenNames.length) seenNames = Arrays.copyOf(seenNames, Math.max(to + 1, seenNames.length * 2));
+            if (!seenNames[to]) {
+                seenNames[to] = true;
+                Wait w = recorded.get(k);
+                recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
+            }
+            int thread = recorded.thread(k);
+            int c = counts.merge(thread, 1, Integer::sum);
+            int[] p = positions.get(thread);
+            if (p == null || p.length < c) positions.put(thread, p = Arrays.copyOf(p == null ? new int[16] : p, Math.max(16, c * 2)));
+            p[c - 1] = k;
         }
-        recordedByThread.values().forEach(l -> l.sort(Comparator.comparingLong(w -> w.start)));
+        Map<Integer, List<Wait>> recordedByThread = new HashMap<>();
+        positions.forEach((thread, p) -> {
+            int[] mine = Arrays.copyOf(p, counts.get(thread));
+            recordedByThread.put(thread, recorded.subset(byStart(recorded, mine)));
+        });
         return new Recorded(recorded, recordedByThread, recordedAtSite);
+    }
+
+    /** {@code positions} in order of their waits' start, ties in the given order (a stable sort, as before). */
+    private static int[] byStart(RecordedWaits recorded, int[] positions) {
+        boolean sorted = true;
+        for (int k = 1; k < positions.length && sorted; k++) sorted = recorded.start(positions[k - 1]) <= recorded.start(positions[k]);
+        if (sorted) return positions;
+        Integer[] boxed = Arrays.stream(positions).boxed().toArray(Integer[]::new);
+        Arrays.sort(boxed, Comparator.comparingLong(recorded::start));
+        return Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
     }
 
     /** The waits read from thread {@code t}'s samples, in time order. */
@@ -108,18 +140,25 @@ public final class WaitFinder {
         String siteMethod = site >= 0 && site < frames.length ? rec.frames.name(frames[site]) : "?";
         String siteLabel = site >= 0 && site < frames.length ? rec.frames.label(frames[site]) : "?";
         String cls = e.lockClass() == null ? type : e.lockClass();
-        String key;
-        String label;
-        if (e.address() != 0) {
-            key = file + ":" + cls + "@" + Long.toHexString(e.address());
-            label = cls + "@0x" + Long.toHexString(e.address()) + " (" + type + ", taken in " + siteMethod + ")";
-        } else {
-            key = file + ":" + cls + "@" + siteMethod;
-            label = cls + " (" + type + ", taken in " + siteMethod + ")";
-        }
-        return new Wait(file, e.thread(), e.start(), e.end(), key, label, type, siteMethod, siteLabel, e.stack(),
+        // One key and label per monitor and site, not per event: millions of events name a few monitors.
+        String[] name = monitorNames.computeIfAbsent(new MonitorAt(file, cls, e.address(), type, siteMethod), m -> {
+            if (m.address() != 0) {
+                String hex = Long.toHexString(m.address());
+                return new String[] {m.file() + ":" + m.cls() + "@" + hex,
+                        m.cls() + "@0x" + hex + " (" + m.type() + ", taken in " + m.siteMethod() + ")"};
+            }
+            return new String[] {m.file() + ":" + m.cls() + "@" + m.siteMethod(),
+                    m.cls() + " (" + m.type() + ", taken in " + m.siteMethod() + ")"};
+        });
+        return new Wait(file, e.thread(), e.start(), e.end(), name[0], name[1], type, siteMethod, siteLabel, e.stack(),
                 true, e.previousOwner());
     }
+
+    /** A recorded monitor (by address, or by class and site when the event has no address) where it was taken. */
+    private record MonitorAt(int file, String cls, long address, String type, String siteMethod) {
+    }
+
+    private final Map<MonitorAt, String[]> monitorNames = new HashMap<>();
 
     /** What a waiting stack says about its lock, worked out once per stack (samples repeat stacks). */
     private record Site(String key, String label, String method, String frame) {

@@ -39,10 +39,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "JFR recordings, plain or gzipped")
     List<Path> files;
 
-    @Option(names = "--html", paramLabel = "OUT.html", description = "write a self-contained interactive timeline")
+    @Option(names = "--html", paramLabel = "OUT.html", description = "write a self-contained interactive timeline (- for standard output)")
     Path html;
 
-    @Option(names = "--json", paramLabel = "OUT.json", description = "write the machine-readable report")
+    @Option(names = "--json", paramLabel = "OUT.json", description = "write the machine-readable report (- for standard output)")
     Path json;
 
     @Option(names = "--threads", paramLabel = "REGEX", description = "only waiting threads whose name matches")
@@ -71,6 +71,27 @@ public final class ReportCommand implements Callable<Integer> {
         this.err = err;
     }
 
+    /** {@code -} names standard output, as it does for most Unix tools. */
+    private static boolean isStdout(Path p) {
+        return p != null && p.toString().equals("-");
+    }
+
+    /** The report's stream: the file, or standard output left open for what follows. */
+    private OutputStream open(Path p) throws IOException {
+        if (!isStdout(p)) return Files.newOutputStream(p);
+        return new java.io.FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                flush();
+            }
+        };
+    }
+
     @Override
     public Integer call() {
         Pattern threadPattern;
@@ -79,6 +100,7 @@ public final class ReportCommand implements Callable<Integer> {
             threadPattern = threads == null ? null : Pattern.compile(threads);
             minWaitNanos = minWait == null ? 0 : TimeArgs.duration(minWait, 1_000_000L);
             if (top < 1) throw new IllegalArgumentException("--top must be at least 1");
+            if (isStdout(json) && isStdout(html)) throw new IllegalArgumentException("only one of --json and --html can write to standard output");
             // Check time syntax before the (possibly long) read.
             if (from != null) TimeArgs.instant(from, 0);
             if (to != null) TimeArgs.instant(to, 0);
@@ -136,12 +158,12 @@ public final class ReportCommand implements Callable<Integer> {
             if (json != null || html != null) progress.phase("writing the reports");
             try {
                 if (json != null) {
-                    try (OutputStream s = Files.newOutputStream(json)) {
+                    try (OutputStream s = open(json)) {
                         JsonReport.write(view, s);
                     }
                 }
                 if (html != null) {
-                    try (OutputStream s = Files.newOutputStream(html)) {
+                    try (OutputStream s = open(html)) {
                         HtmlReport.write(view, s);
                     }
                 }
@@ -154,7 +176,8 @@ public final class ReportCommand implements Callable<Integer> {
         for (var f : rec.files) {
             for (String w : f.warnings) err.println("analyzer: warning: " + f.path + ": " + w);
         }
-        TextReport.write(view, out);
+        // A report on standard output is the output: the text report would make it unreadable.
+        if (!isStdout(json) && !isStdout(html)) TextReport.write(view, out);
         out.flush();
         if (timing) {
             long end = System.nanoTime();

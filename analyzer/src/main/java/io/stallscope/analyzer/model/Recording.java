@@ -12,7 +12,7 @@ public final class Recording {
     public final Frames frames = new Frames();
     public final Stacks stacks = new Stacks();
     public final Samples samples = new Samples();
-    public final List<LockEvent> locks = new ArrayList<>();
+    public final LockEvents locks = new LockEvents();
     public final List<IoEvent> io = new ArrayList<>();
     public final List<Span> spans = new ArrayList<>();
     /** The agent's stallscope.LogDir events: which file system each broker's log dirs are on. */

@@ -37,8 +37,8 @@ final class ChunkMerge {
         samples.remap(threads, stacks);
         rec.samples.add(samples);
         for (LockEvent e : chunk.locks) {
-            rec.locks.add(new LockEvent(e.kind(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()],
-                    e.lockClass(), e.address(), thread(threads, e.previousOwner())));
+            rec.locks.add(e.kind(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()],
+                    e.lockClass(), e.address(), thread(threads, e.previousOwner()));
         }
         for (IoEvent e : chunk.io) {
             rec.io.add(new IoEvent(e.type(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()], e.target(), e.bytes()));

@@ -16,18 +16,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads one chunk: its metadata, its constant pools (positions only, decoded on first use) and then its
- * events in one streaming pass. Timestamps are converted with this chunk's own tick base, which is what
+ * Reads one chunk: its header, then ({@link ChunkPools}) its metadata and constant pools (positions only,
+ * decoded on first use), then its events in one streaming pass into the chunk's own threads, stacks and events. Timestamps are converted with this chunk's own tick base, which is what
  * makes jfrsync files (a JDK chunk and an async-profiler chunk, counting ticks from different origins) line up.
  */
 final class ChunkReader {
     static final int HEADER_SIZE = 68;
     private static final int MAGIC = 0x464c5200; // "FLR\0"
-
-    /** Constant-pool types kept for lookups; all others are skipped. */
-    private static final List<String> KEPT = List.of("java.lang.Thread", "jdk.types.StackTrace", "jdk.types.Method",
-            "java.lang.Class", "jdk.types.Symbol", "java.lang.String", "jdk.types.ThreadState",
-            "jdk.types.FrameType");
 
     private final ByteBuffer buf;
     private final int base;
@@ -45,6 +40,8 @@ final class ChunkReader {
     private long durationNanos;
     /** In an incomplete chunk: where the last whole event ends (events past it were cut off). */
     private int eventsEnd = Integer.MAX_VALUE;
+    /** Whether stack traces have the usual layout, read directly (see {@link ChunkPools#standardStacks}). */
+    private boolean standardStacks;
 
     /**
      * @param buf       the bytes of this chunk (mapped), starting at {@code base}
@@ -98,17 +95,20 @@ final class ChunkReader {
         int end = (int) Math.min(size, available);
         boolean complete = size <= available && cpOffset >= HEADER_SIZE && cpOffset < size
                 && metaOffset >= HEADER_SIZE && metaOffset < size;
+        ChunkPools found = new ChunkPools(buf, base, available, end, metadata);
         if (complete) {
-            meta = metadata.read(buf, base + (int) metaOffset, base + end);
-            pools = new ConstantPools(buf, base + available, meta);
-            readPoolChain((int) cpOffset, end);
+            found.read((int) metaOffset, (int) cpOffset);
         } else {
             // Cut short or never finished: find whatever metadata and pools were written before the cut.
             file.warnings.add(size > available
                     ? "file is cut short: chunk " + number + " has " + available + " of " + size + " bytes; reporting what was read"
                     : "chunk " + number + " was not finished by its writer; reporting what was read");
-            salvage(end);
+            found.salvage(file.warnings);
         }
+        meta = found.meta();
+        pools = found.pools();
+        eventsEnd = found.eventsEnd();
+        standardStacks = found.standardStacks();
         file.chunks++;
         file.startNanos = Math.min(file.startNanos, startNanos);
         file.endNanos = Math.max(file.endNanos, startNanos + Math.max(0, durationNanos));
@@ -119,101 +119,6 @@ final class ChunkReader {
         }
         readEvents(end, complete);
         return size;
-    }
-
-    private void readPoolChain(int cpOffset, int end) throws JfrFormatException {
-        int offset = cpOffset;
-        // Each pool event names the previous one by a negative delta; bound the walk by the chunk size too.
-        for (int guard = 0; guard < end; guard++) {
-            long delta = readPool(offset, end);
-            if (delta == 0) return;
-            long next = offset + delta;
-            if (delta > 0 || next < HEADER_SIZE) throw new JfrFormatException("corrupt constant pool chain");
-            offset = (int) next;
-        }
-    }
-
-    /** Reads one constant-pool event at {@code offset}; returns its delta to the previous one. */
-    private long readPool(int offset, int end) throws JfrFormatException {
-        return readPool(offset, end, false);
-    }
-
-    /** With {@code partial}, a pool cut off by the end of the file yields the entries before the cut. */
-    private long readPool(int offset, int end, boolean partial) throws JfrFormatException {
-        Cursor c = new Cursor(buf, base + offset, base + end);
-        int size = c.varint();
-        if (size <= 0 || (size > end - offset && !partial)) throw new JfrFormatException("corrupt constant pool event");
-        c.limit = base + offset + Math.min(size, end - offset);
-        long type = c.varlong();
-        if (type != 1) throw new JfrFormatException("constant pool expected, found event type " + type);
-        c.varlong();
-        c.varlong();
-        long delta = c.varlong();
-        c.varlong(); // flush flag
-        int poolCount = c.count(1);
-        for (int p = 0; p < poolCount; p++) {
-            long typeId = c.varlong();
-            JfrType t = meta.byId.get(typeId);
-            if (t == null) throw new JfrFormatException("constant pool of unknown type " + typeId);
-            int n = c.count(1);
-            LongIntMap positions = KEPT.contains(t.name) ? pools.positionsFor(typeId) : null;
-            // A profiler's stack-trace pool is most of a chunk's pools: its usual layout is skipped directly.
-            boolean stacks = t.name.equals("jdk.types.StackTrace") && standardStackLayout(t);
-            for (int i = 0; i < n; i++) {
-                long key = c.varlong();
-                if (positions != null) positions.put(key, c.pos);
-                if (stacks) skipStandardStack(c);
-                else Values.skipOne(c, t, false, 0);
-            }
-        }
-        return delta;
-    }
-
-    /** Linear scan of an incomplete chunk for its metadata and constant pools. */
-    private void salvage(int end) throws JfrFormatException {
-        int pos = HEADER_SIZE;
-        int metaPos = -1;
-        int cutPool = -1;
-        List<Integer> poolPositions = new ArrayList<>();
-        while (end - pos > 1) {
-            Cursor c = new Cursor(buf, base + pos, base + end);
-            int size;
-            long type;
-            try {
-                size = c.varint();
-                type = c.varlong();
-            } catch (JfrFormatException e) {
-                break;
-            }
-            if (size <= 0) break;
-            if (size > end - pos) {
-                if (type == 1) cutPool = pos;
-                break;
-            }
-            if (type == 0) metaPos = pos;
-            if (type == 1) poolPositions.add(pos);
-            pos += size;
-        }
-        eventsEnd = pos;
-        if (metaPos < 0) {
-            throw new JfrFormatException("file is cut short before the recording's metadata: nothing can be read");
-        }
-        meta = metadata.read(buf, base + metaPos, base + end);
-        pools = new ConstantPools(buf, base + available, meta);
-        for (int p : poolPositions) {
-            try {
-                readPool(p, end);
-            } catch (JfrFormatException e) {
-                file.warnings.add("a constant pool was damaged: " + e.getMessage());
-            }
-        }
-        if (cutPool >= 0) {
-            try {
-                readPool(cutPool, end, true);
-            } catch (JfrFormatException | RuntimeException e) {
-                // Expected: the pool runs into the cut. The entries read before it are kept.
-            }
-        }
     }
 
     // ---- events ----
@@ -500,8 +405,8 @@ final class ChunkReader {
                 int owner = p.fOwner >= 0 ? thread(p, p.fOwner) : -1;
                 String cls = p.fClass >= 0 ? pools.className(p.vals[p.fClass]) : null;
                 long address = p.fAddress >= 0 ? p.vals[p.fAddress] : 0;
-                rec.locks.add(new LockEvent(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
-                        start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner));
+                rec.locks.add(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
+                        start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner);
                 return;
             }
             case IO: {
@@ -641,11 +546,10 @@ final class ChunkReader {
      * directly; any other layout goes through the generic reader.
      */
     private int[] stackFrames(long key) {
-        JfrType st = meta.byName.get("jdk.types.StackTrace");
         int at = pools.stackPosition(key);
         if (at < 0) return new int[0];
         try {
-            if (standardStackLayout(st)) {
+            if (standardStacks) {
                 Cursor c = new Cursor(buf, at, base + available);
                 c.u1();
                 int n = c.count(4);
@@ -659,6 +563,7 @@ final class ChunkReader {
                 }
                 return java.util.Arrays.copyOf(frameBuf, n);
             }
+            JfrType st = meta.byName.get("jdk.types.StackTrace");
             Object v = pools.struct("jdk.types.StackTrace", key);
             Object frames = get(v, st, "frames");
             if (!(frames instanceof Object[] fa)) return new int[0];
@@ -677,37 +582,11 @@ final class ChunkReader {
         }
     }
 
-    private Boolean standardLayout;
-
     /** A field of a generically read struct (Object[] per field), or null. */
     private static Object get(Object struct, JfrType t, String field) {
         if (!(struct instanceof Object[] a) || t == null) return null;
         int i = t.field(field);
         return i >= 0 && i < a.length ? a[i] : null;
-    }
-
-    /** Skips a stack trace in the layout {@link #standardStackLayout} accepts: truncated, frames[method, line, bci, type]. */
-    private static void skipStandardStack(Cursor c) throws JfrFormatException {
-        c.u1();
-        int n = c.count(4);
-        for (int i = 0; i < 4 * n; i++) c.varlong();
-    }
-
-    private boolean standardStackLayout(JfrType st) {
-        if (standardLayout == null) {
-            boolean ok = st.fields.length == 2 && st.fields[0].name.equals("truncated") && !st.fields[0].array
-                    && st.fields[0].type.kind == JfrType.Kind.BOOLEAN && st.fields[1].name.equals("frames") && st.fields[1].array
-                    && !st.fields[1].constantPool;
-            if (ok) {
-                JfrType.JfrField[] f = st.fields[1].type.fields;
-                ok = f.length == 4 && f[0].name.equals("method") && f[0].constantPool && !f[0].array
-                        && f[1].name.equals("lineNumber") && f[1].type.kind == JfrType.Kind.VARINT && !f[1].constantPool && !f[1].array
-                        && f[2].name.equals("bytecodeIndex") && f[2].type.kind == JfrType.Kind.VARINT && !f[2].constantPool && !f[2].array
-                        && f[3].name.equals("type") && f[3].constantPool && !f[3].array;
-            }
-            standardLayout = ok;
-        }
-        return standardLayout;
     }
 
     private int frame(long method, int line, long type) {

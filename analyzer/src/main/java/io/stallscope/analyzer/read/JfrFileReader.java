@@ -102,6 +102,7 @@ public final class JfrFileReader {
             // The chunk headers say where each chunk is; the chunks themselves are independent (each has its
             // own metadata and constant pools), so they are read in parallel and merged in file order.
             List<ChunkAt> chunks = new ArrayList<>();
+            DuplicateChunks duplicates = new DuplicateChunks(ch);
             String trailing = null;
             long pos = 0;
             while (pos < fileSize) {
@@ -121,6 +122,12 @@ public final class JfrFileReader {
                 }
                 long size = head.getLong(8);
                 long mapLen = Math.min(left, size < ChunkReader.HEADER_SIZE ? left : size);
+                // A chunk written twice (a capture or a concatenation that took the same chunk again) would count
+                // every wait in it twice: it is skipped, and the file gets one warning.
+                if (size == mapLen && duplicates.seenBefore(pos, head)) {
+                    pos += size;
+                    continue;
+                }
                 chunks.add(new ChunkAt(pos, mapLen, mapLen > Integer.MAX_VALUE ? "chunk larger than 2 GB is not supported" : null));
                 // A chunk that claims more than the file holds is the last; one too small to be a chunk fails to read.
                 if (size > left || size < ChunkReader.HEADER_SIZE || mapLen > Integer.MAX_VALUE) break;
@@ -128,6 +135,7 @@ public final class JfrFileReader {
             }
             readChunks(ch, chunks, Math.max(1, Math.min(Parallel.threads(), chunks.size())), rec, file, progress);
             if (trailing != null) file.warnings.add(trailing);
+            if (duplicates.skipped() > 0) file.warnings.add(duplicates.warning());
         }
         if (file.startNanos == Long.MAX_VALUE) {
             file.startNanos = 0;

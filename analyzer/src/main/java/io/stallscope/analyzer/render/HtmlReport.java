@@ -39,8 +39,8 @@ import java.util.Map;
  */
 public final class HtmlReport {
     /** Samples and waits embedded at most: a big recording is thinned so the page stays usable. */
-    static final int SAMPLE_BUDGET = 400_000;
-    static final int WAIT_BUDGET = 60_000;
+    static final int SAMPLE_BUDGET = TimelineSample.SAMPLE_BUDGET;
+    static final int WAIT_BUDGET = TimelineSample.WAIT_BUDGET;
     static final int STACK_DEPTH = 48;
     /** Flame boxes thinner than this share of the whole are left out: under a pixel wide, and they bloat the page. */
     static final double FLAME_MIN_SHARE = 0.002;
@@ -84,6 +84,8 @@ public final class HtmlReport {
                 .append("<span><span class=\"sw\" style=\"background:#ff6f00\"></span>in a storage syscall</span>")
                 .append("<span><span class=\"sw\" style=\"background:rgba(0,137,123,0.5)\"></span>Stallscope agent span</span>")
                 .append("<span>bars: waits by lock &middot; outlined: the holder meanwhile (dashed link: inferred)</span></div>\n");
+        String sampled = TimelineSample.of(v).sentence();
+        if (sampled != null) h.append("<p class=\"hint\" id=\"timeline-sample\">").append(esc(sampled)).append("</p>\n");
         h.append("<div id=\"lanes\"><canvas id=\"timeline\"></canvas></div>\n<section id=\"details\"><p class=\"hint\">Click the timeline to see every thread's stack at that moment.</p></section>\n");
         h.append("<section class=\"flames\"><h2>Where the waiting went</h2>")
                 .append("<p class=\"hint\">Stacks merged from the outermost frame down, each box as wide as the lock wait it stands for;")
@@ -216,9 +218,7 @@ public final class HtmlReport {
         for (long iv : a.intervals()) intervals.add(iv / 1e6);
 
         // Samples, thinned evenly if over budget; stacks and frames renumbered to those used.
-        long total = 0;
-        for (ThreadView t : lanes) total += countIn(rec.samples.lane(t.id()), from, to);
-        int stride = (int) Math.max(1, (total + SAMPLE_BUDGET - 1) / SAMPLE_BUDGET);
+        int stride = TimelineSample.of(v).sampleStride();
         Map<Integer, Integer> stackIndex = new HashMap<>();
         Map<Integer, Integer> frameIndex = new HashMap<>();
         ArrayNode stacks = d.putArray("stacks");
@@ -312,7 +312,4 @@ public final class HtmlReport {
         return n;
     }
 
-    private static long countIn(Samples.Lane lane, long from, long to) {
-        return lane.firstAtOrAfter(to + 1) - lane.firstAtOrAfter(from);
-    }
 }

@@ -66,6 +66,10 @@ public final class JsonReport {
             f.warnings.forEach(w -> warnings.add(f.path + ": " + w));
         }
 
+        TimelineSample ts = TimelineSample.of(v);
+        root.putObject("htmlTimeline").put("sampled", ts.sampled()).put("waits", ts.waits()).put("waitsShown", ts.waitsShown())
+                .put("samples", ts.samples()).put("sampleStride", ts.sampleStride()).put("spans", ts.spans())
+                .put("spansShown", ts.spansShown()).put("ioEvents", ts.io()).put("ioEventsShown", ts.ioShown());
         ArrayNode threads = root.putArray("threads");
         for (ThreadView t : v.threads()) {
             ObjectNode n = threads.addObject();

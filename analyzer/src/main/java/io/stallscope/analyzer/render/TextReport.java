@@ -44,6 +44,8 @@ public final class TextReport {
                     Fmt.count(f.eventCounts.getOrDefault("jdk.JavaMonitorEnter", 0L) + f.eventCounts.getOrDefault("jdk.ThreadPark", 0L), "lock event")));
             for (String w : f.warnings) print(out, "  warning: ", "    ", w);
         }
+        String sampled = TimelineSample.of(v).sentence();
+        if (sampled != null) print(out, "", "    ", sampled);
         out.println();
         if (v.findings().isEmpty()) {
             out.println("No lock contention or storage stall found.");

@@ -104,4 +104,23 @@ class OptionsTest {
         assertThat(one.get("findings")).hasSize(1);
         assertThat(one.at("/findings/0/kind").asText()).isEqualTo("holder-blocked-in-file-io");
     }
+
+    @Test
+    void aDashWritesTheReportToStandardOutputInsteadOfTheText() throws Exception {
+        Path file = dir.resolve("file.json");
+        CliRun toFile = CliRun.of("report", jfr.toString(), "--json", file.toString());
+        CliRun toStdout = CliRun.of("report", jfr.toString(), "--json", "-");
+        assertThat(toStdout.code()).as(toStdout.err()).isZero();
+        assertThat(toStdout.out()).isEqualTo(Files.readString(file));
+        assertThat(new ObjectMapper().readTree(toStdout.out()).get("contentions")).isNotEmpty();
+        assertThat(toFile.out()).contains("Contended locks:");
+
+        CliRun html = CliRun.of("report", jfr.toString(), "--html", "-");
+        assertThat(html.code()).as(html.err()).isZero();
+        assertThat(html.out()).startsWith("<!doctype html>").doesNotContain("Contended locks:");
+
+        CliRun both = CliRun.of("report", jfr.toString(), "--json", "-", "--html", "-");
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("only one of --json and --html can write to standard output");
+    }
 }

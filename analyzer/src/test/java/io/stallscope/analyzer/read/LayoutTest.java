@@ -5,6 +5,11 @@ import io.stallscope.analyzer.analysis.Analyzer;
 import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Holder;
 import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.view.ReportView;
+import io.stallscope.analyzer.analysis.view.ReportViews;
+import io.stallscope.analyzer.render.HtmlReport;
+import io.stallscope.analyzer.render.JsonReport;
+import io.stallscope.analyzer.render.TextReport;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.SourceFile;
@@ -175,6 +180,65 @@ class LayoutTest {
         assertThat(c.totalWaitNanos).isEqualTo(40_000_000L);
         SourceFile f = rec.files.get(0);
         assertThat(f.eventCounts).containsEntry("jdk.JavaMonitorEnter", 1L).containsEntry("jdk.ExecutionSample", 2L);
+    }
+
+    @Test
+    void aRepeatedChunkIsSkippedWithAWarningAndItsWaitsCountOnce() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "data-plane-kafka-request-handler-1");
+        j.thread(2, "data-plane-kafka-request-handler-2");
+        int waiter = j.stack("append", "handle");
+        j.monitorEnter(0, 40_000_000L, 2, waiter, 1);
+        byte[] chunk = j.chunk();
+        // The same events in a chunk of its own (another start time) are not a repeat: both count.
+        TinyJfr later = new TinyJfr(T0 + 1_000_000_000L, 0, 1_000_000_000L);
+        later.thread(1, "data-plane-kafka-request-handler-1");
+        later.thread(2, "data-plane-kafka-request-handler-2");
+        later.monitorEnter(0, 40_000_000L, 2, later.stack("append", "handle"), 1);
+
+        Recording rec = read(write("twice.jfr", chunk, chunk, later.chunk(), chunk));
+        SourceFile f = rec.files.get(0);
+        assertThat(f.chunks).isEqualTo(2);
+        assertThat(f.warnings).singleElement().asString()
+                .startsWith("2 chunks repeat an earlier chunk byte for byte (first at byte " + chunk.length + ")");
+        assertThat(f.eventCounts).containsEntry("jdk.JavaMonitorEnter", 2L);
+        Analysis a = Analyzer.analyze(rec, Options.defaults());
+        assertThat(a.contentions()).singleElement().satisfies(c -> {
+            assertThat(c.totalWaitNanos).isEqualTo(80_000_000L);
+            assertThat(c.waitCount).isEqualTo(2);
+        });
+
+        Recording once = read(write("once.jfr", chunk));
+        assertThat(once.files.get(0).warnings).isEmpty();
+        assertThat(Analyzer.analyze(once, Options.defaults()).contentions().get(0).totalWaitNanos).isEqualTo(40_000_000L);
+    }
+
+    @Test
+    void reportsSayWhenTheHtmlTimelineShowsASampleOfTheWaits() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        j.thread(1, "data-plane-kafka-request-handler-1");
+        j.thread(2, "data-plane-kafka-request-handler-2");
+        int waiter = j.stack("append", "handle");
+        for (int i = 0; i < 70_000; i++) j.monitorEnter(i * 1_000_000L, 500_000L + i, 2, waiter, 1);
+        Recording rec = read(write("many.jfr", j.chunk()));
+        ReportView view = ReportViews.of(Analyzer.analyze(rec, Options.defaults()));
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        TextReport.write(view, new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(text.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("The HTML timeline shows a sample of the events: the longest 60,000 of 70,000 waits;");
+        var json = JsonReport.build(view).get("htmlTimeline");
+        assertThat(json.get("sampled").asBoolean()).isTrue();
+        assertThat(json.get("waits").asLong()).isEqualTo(70_000);
+        assertThat(json.get("waitsShown").asLong()).isEqualTo(60_000);
+        assertThat(HtmlReport.render(view)).contains("id=\"timeline-sample\">The HTML timeline shows a sample");
+
+        TinyJfr small = new TinyJfr(T0, 0, 1_000_000_000L);
+        small.thread(1, "data-plane-kafka-request-handler-1");
+        small.thread(2, "data-plane-kafka-request-handler-2");
+        small.monitorEnter(0, 40_000_000L, 2, small.stack("append", "handle"), 1);
+        ReportView all = ReportViews.of(Analyzer.analyze(read(write("few.jfr", small.chunk())), Options.defaults()));
+        assertThat(JsonReport.build(all).at("/htmlTimeline/sampled").asBoolean()).isFalse();
+        assertThat(HtmlReport.render(all)).doesNotContain("timeline-sample");
     }
 
     @Test

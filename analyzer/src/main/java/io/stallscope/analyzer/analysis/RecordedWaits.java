@@ -1,0 +1,106 @@
+package io.stallscope.analyzer.analysis;
+
+import io.stallscope.analyzer.model.LockEvent;
+import io.stallscope.analyzer.model.Recording;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The recorded waits as two ints each (the lock event, and the lock's names shared by all its waits), read as
+ * {@link Wait}s made when asked for. Millions of lock events as Wait objects, each with its own key and label,
+ * were most of the heap on issue 19's 485 MB recording.
+ */
+final class RecordedWaits extends AbstractList<Wait> {
+    /** What a wait says about its lock, beyond the event: shared by every wait on that lock at that site. */
+    record Names(String lockKey, String lockLabel, String lockType, String siteMethod, String siteLabel) {
+        static Names of(Wait w) {
+            return new Names(w.lockKey, w.lockLabel, w.lockType, w.siteMethod, w.siteLabel);
+        }
+    }
+
+    private final Recording rec;
+    private int[] event = new int[16];
+    private int[] names = new int[16];
+    private int size;
+    private final List<Names> table = new ArrayList<>();
+    private final Map<Names, Integer> ids = new HashMap<>();
+
+    RecordedWaits(Recording rec) {
+        this.rec = rec;
+    }
+
+    /** Adds the wait of lock event {@code index}. */
+    void add(int index, Names n) {
+        if (size == event.length) {
+            event = Arrays.copyOf(event, size * 2);
+            names = Arrays.copyOf(names, size * 2);
+        }
+        event[size] = index;
+        names[size] = id(n);
+        size++;
+    }
+
+    int id(Names n) {
+        Integer id = ids.get(n);
+        if (id == null) {
+            id = table.size();
+            table.add(n);
+            ids.put(n, id);
+        }
+        return id;
+    }
+
+    Names names(int i) {
+        return table.get(names[i]);
+    }
+
+    int namesId(int i) {
+        return names[i];
+    }
+
+    void rename(int i, int namesId) {
+        names[i] = namesId;
+    }
+
+    int thread(int i) {
+        return rec.locks.get(event[i]).thread();
+    }
+
+    long start(int i) {
+        return rec.locks.get(event[i]).start();
+    }
+
+    @Override
+    public Wait get(int i) {
+        if (i < 0 || i >= size) throw new IndexOutOfBoundsException(i);
+        LockEvent e = rec.locks.get(event[i]);
+        Names n = table.get(names[i]);
+        return new Wait(rec.threads.get(e.thread()).file(), e.thread(), e.start(), e.end(), n.lockKey(), n.lockLabel(),
+                n.lockType(), n.siteMethod(), n.siteLabel(), e.stack(), true, e.previousOwner());
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    /** The waits at {@code positions} of this list, in that order. */
+    List<Wait> subset(int[] positions) {
+        return new AbstractList<>() {
+            @Override
+            public Wait get(int k) {
+                return RecordedWaits.this.get(positions[k]);
+            }
+
+            @Override
+            public int size() {
+                return positions.length;
+            }
+        };
+    }
+}

@@ -1,0 +1,76 @@
+package io.stallscope.analyzer.model;
+
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The recorded lock events in columns: a contended broker records millions, which as {@link LockEvent} objects
+ * took ~64 bytes each (570 MB for 8.8 M in issue 19's recording); here ~41, and a lock class is stored once. Read
+ * as a list of {@link LockEvent}, each made when it is asked for.
+ */
+public final class LockEvents extends AbstractList<LockEvent> {
+    private static final LockEvent.Kind[] KINDS = LockEvent.Kind.values();
+
+    private byte[] kind = new byte[16];
+    private long[] start = new long[16];
+    private long[] end = new long[16];
+    private int[] thread = new int[16];
+    private int[] stack = new int[16];
+    /** Index into {@link #classes}; -1 for none. */
+    private int[] lockClass = new int[16];
+    private long[] address = new long[16];
+    private int[] previousOwner = new int[16];
+    private int size;
+    private final List<String> classes = new ArrayList<>();
+    private final Map<String, Integer> classIds = new HashMap<>();
+
+    @Override
+    public boolean add(LockEvent e) {
+        add(e.kind(), e.start(), e.end(), e.thread(), e.stack(), e.lockClass(), e.address(), e.previousOwner());
+        return true;
+    }
+
+    public void add(LockEvent.Kind k, long from, long to, int threadId, int stackId, String cls, long addr, int owner) {
+        if (size == start.length) grow();
+        kind[size] = (byte) k.ordinal();
+        start[size] = from;
+        end[size] = to;
+        thread[size] = threadId;
+        stack[size] = stackId;
+        lockClass[size] = cls == null ? -1 : classIds.computeIfAbsent(cls, c -> {
+            classes.add(c);
+            return classes.size() - 1;
+        });
+        address[size] = addr;
+        previousOwner[size] = owner;
+        size++;
+    }
+
+    private void grow() {
+        int n = size * 2;
+        kind = Arrays.copyOf(kind, n);
+        start = Arrays.copyOf(start, n);
+        end = Arrays.copyOf(end, n);
+        thread = Arrays.copyOf(thread, n);
+        stack = Arrays.copyOf(stack, n);
+        lockClass = Arrays.copyOf(lockClass, n);
+        address = Arrays.copyOf(address, n);
+        previousOwner = Arrays.copyOf(previousOwner, n);
+    }
+
+    @Override
+    public LockEvent get(int i) {
+        if (i < 0 || i >= size) throw new IndexOutOfBoundsException(i);
+        return new LockEvent(KINDS[kind[i]], start[i], end[i], thread[i], stack[i],
+                lockClass[i] < 0 ? null : classes.get(lockClass[i]), address[i], previousOwner[i]);
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+}

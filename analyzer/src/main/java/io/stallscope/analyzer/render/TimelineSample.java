@@ -1,0 +1,83 @@
+package io.stallscope.analyzer.render;
+
+import io.stallscope.analyzer.analysis.Analysis;
+import io.stallscope.analyzer.analysis.Contention;
+import io.stallscope.analyzer.analysis.view.ReportView;
+import io.stallscope.analyzer.analysis.view.ThreadView;
+import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Samples;
+import io.stallscope.analyzer.model.Span;
+
+import java.util.Locale;
+
+/**
+ * What the HTML timeline shows of a big recording: the longest waits, spans and I/O events up to a budget, and
+ * every {@code sampleStride}-th sample of each lane, so the page stays openable whatever the file's size. The
+ * reports say so whenever something was left out; the totals (contentions, findings) always count everything.
+ */
+record TimelineSample(long waits, long waitsShown, long samples, int sampleStride, long spans, long spansShown,
+                      long io, long ioShown) {
+    static final int SAMPLE_BUDGET = 400_000;
+    static final int WAIT_BUDGET = 60_000;
+
+    static TimelineSample of(ReportView v) {
+        Analysis a = v.analysis();
+        Recording rec = a.recording();
+        long from = Math.max(rec.startNanos(), a.options().from());
+        long to = Math.min(rec.endNanos(), a.options().to());
+        long waits = 0;
+        for (Contention c : a.contentions()) waits += c.waitCount;
+        long samples = 0;
+        for (ThreadView t : v.lanes()) {
+            Samples.Lane lane = rec.samples.lane(t.id());
+            samples += lane.firstAtOrAfter(to + 1) - lane.firstAtOrAfter(from);
+        }
+        int stride = (int) Math.max(1, (samples + SAMPLE_BUDGET - 1) / SAMPLE_BUDGET);
+        long spans = 0;
+        for (Span s : rec.spans) {
+            if (s.end() >= from && s.start() <= to) spans++;
+        }
+        long io = 0;
+        for (IoEvent e : rec.io) {
+            if (e.end() >= from && e.start() <= to) io++;
+        }
+        return new TimelineSample(waits, Math.min(a.waits().size(), WAIT_BUDGET), samples, stride, spans,
+                Math.min(spans, WAIT_BUDGET), io, Math.min(io, WAIT_BUDGET + 1));
+    }
+
+    boolean sampled() {
+        return waitsShown < waits || sampleStride > 1 || spansShown < spans || ioShown < io;
+    }
+
+    /** One sentence for the text report and the HTML page; null when the timeline shows everything. */
+    String sentence() {
+        if (!sampled()) return null;
+        StringBuilder s = new StringBuilder("The HTML timeline shows a sample of the events:");
+        String sep = " ";
+        if (waitsShown < waits) {
+            s.append(sep).append(String.format(Locale.ROOT, "the longest %,d of %,d waits", waitsShown, waits));
+            sep = ", ";
+        }
+        if (sampleStride > 1) {
+            s.append(sep).append(String.format(Locale.ROOT, "every %d%s of %,d samples", sampleStride, ordinal(sampleStride), samples));
+            sep = ", ";
+        }
+        if (spansShown < spans) {
+            s.append(sep).append(String.format(Locale.ROOT, "the longest %,d of %,d agent spans", spansShown, spans));
+            sep = ", ";
+        }
+        if (ioShown < io) s.append(sep).append(String.format(Locale.ROOT, "the first %,d of %,d I/O events", ioShown, io));
+        return s.append("; the totals count them all.").toString();
+    }
+
+    private static String ordinal(int n) {
+        if (n % 100 >= 11 && n % 100 <= 13) return "th";
+        return switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+    }
+}
