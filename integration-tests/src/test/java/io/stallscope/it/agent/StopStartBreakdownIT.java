@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The stop/start breakdown on a real broker with the agent at start: a SIGTERM stop writes its breakdown to the
  * broker's log before the JVM exits, its phases nest and fit in the stop, and its counts are
  * the broker's own logs and segments; the next start says the previous stop was clean, and after a SIGKILL the
- * start says it was not and shows the segments recovered. Small data: about 25 s per version.
+ * start says it was not and shows the segments recovered (on 4.4; 2.8 would wait out a ZooKeeper session).
+ * Small data: about 25 s per version.
  */
 class StopStartBreakdownIT {
     private static final String TOPIC = "stops";
@@ -59,7 +60,11 @@ class StopStartBreakdownIT {
             assertThat(logs).as("logs closed: the topic's partitions and the broker's internal ones")
                 .isGreaterThanOrEqualTo(PARTITIONS);
             assertThat(count(stop, "segments,")).as("segments closed, at least those of the topic").isGreaterThanOrEqualTo(segments);
-            assertThat(count(stop, "index files trimmed,")).isGreaterThan(0);
+            if (version.startsWith("2.")) {
+                // 2.8's segment close appends the max timestamp and trims the indexes it loaded (KAFKA-5297's
+                // path); 4.x closes a segment without loading its lazy indexes, so there may be nothing to trim
+                assertThat(count(stop, "index files trimmed,")).isGreaterThan(0);
+            }
             double total = seconds(stop, "shutdown");
             double logManager = seconds(stop, ", log manager");
             double flushing = seconds(stop, "flushing logs");
@@ -84,6 +89,11 @@ class StopStartBreakdownIT {
             broker.start();
             assertThat(last(read(broker.logFile()), "start breakdown: ")).contains("previous stop clean")
                 .contains(" logs loaded in ");
+            if (version.startsWith("2.")) {
+                // a SIGKILL on ZooKeeper-based 2.8 costs a session timeout before the broker re-registers:
+                // the unclean stop is shown on the KRaft version only, within the CI budget
+                return;
+            }
             assertThat(KafkaClients.produce(broker, TOPIC, 2_000, 1_000)).isEqualTo(2_000);
 
             broker.kill();
