@@ -152,7 +152,6 @@ class StopStartBenchIT {
         KafkaClients.createTopic(broker, "deep", DEEP_PARTITIONS, rollEveryBatch);
         Map<String, Object> cfg = new HashMap<>(KafkaClients.producerConfig(broker));
         cfg.put("linger.ms", "0");
-        cfg.put("acks", "1");
         byte[] value = new byte[512];
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(cfg, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int s = 0; s < Math.max(SEGMENTS, DEEP_SEGMENTS); s++) {
