@@ -224,6 +224,15 @@ public final class AgentOptions {
         return (Integer) get(Options.MITIGATE_ROLL_FLUSH_MAX_PENDING);
     }
 
+    public boolean stopStartBreakdown() {
+        return (Boolean) get(Options.STOP_START_BREAKDOWN);
+    }
+
+    /** 0: no progress lines during a stop. */
+    public long stopProgressNanos() {
+        return (Long) get(Options.STOP_PROGRESS);
+    }
+
     /** 0 when the rolled segment's flush runs when Kafka schedules it. */
     public long segmentFlushDelayNanos() {
         return (Long) get(Options.MITIGATE_SEGMENT_FLUSH_DELAY);

@@ -33,6 +33,8 @@ public final class Options {
     public static final String MITIGATE_PREFETCH_MAX_WAIT = "mitigate.prefetch.max.wait";
     public static final String MITIGATE_PREFETCH_CHECK_LOCKS = "mitigate.prefetch.check.locks";
     public static final String MITIGATE_PREFETCH_AHEAD_BYTES = "mitigate.prefetch.ahead.bytes";
+    public static final String STOP_START_BREAKDOWN = "stop.start.breakdown";
+    public static final String STOP_PROGRESS = "stop.progress";
     public static final String PROFILE = "profile";
     public static final String PROFILE_DIR = "profile.dir";
     public static final String PROFILE_TRIGGER = "profile.trigger";
@@ -115,6 +117,12 @@ public final class Options {
             Values::bool));
         all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
             "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));
+        all.add(new OptionSpec(STOP_START_BREAKDOWN, "true",
+            "Write where the broker's stop and start went (flush, close, checkpoints, loading, recovery, per log dir,"
+                + " the slowest logs) to its log and as JFR events. See Stop and start.", Values::bool));
+        all.add(new OptionSpec(STOP_PROGRESS, "30s",
+            "While a stop is slow, a progress line this often: logs closed, left, and the one closing now"
+                + " (up to 1h, 0 = none).", v -> BoundedValues.durationIn(v, 0, 3_600_000_000_000L)));
         all.add(new OptionSpec(PROFILE, "off",
             "Record continuously (wall-clock, per thread) and keep the seconds around each op slower than"
                 + " profile.trigger as one JFR file in profile.dir. See Capturing a stall.", Values::bool));

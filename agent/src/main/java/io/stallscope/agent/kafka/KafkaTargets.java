@@ -198,6 +198,82 @@ public final class KafkaTargets {
         .until("3.5", "the scheduler is Java, org.apache.kafka.server.util.KafkaScheduler")
         .build();
 
+    // ---- stop/start breakdown (stopstart): where a broker's stop and start go ----
+
+    /** The log manager's stop; 4.4 (Java) adds shutdown(), which calls shutdown(long): counted once. */
+    public static final KafkaTarget LOG_MANAGER_SHUTDOWN = KafkaTarget.named("stopstart.logmanager.shutdown",
+            "LogManager.shutdown")
+        .in(LOG + "LogManager", STORAGE + "LogManager")
+        .shape(named("shutdown").and(not(isStatic())).and(takesNoArguments().or(takesArguments(long.class))))
+        .build();
+
+    /** The per-dir checkpoints the stop writes (recovery points, log start offsets), each taking the dir first. */
+    public static final KafkaTarget LOG_MANAGER_CHECKPOINT = KafkaTarget.named("stopstart.logmanager.checkpoint",
+            "LogManager.checkpoint*InDir(File,Map)")
+        .in(LOG + "LogManager", STORAGE + "LogManager")
+        .shape(named("checkpointRecoveryOffsetsInDir").or(named("checkpointLogStartOffsetsInDir"))
+            .and(takesArguments(2)).and(takesArgument(0, File.class)))
+        .build();
+
+    /** The start's loading of every log dir; Scala up to 4.3, Java from 4.4. */
+    public static final KafkaTarget LOG_MANAGER_LOAD_LOGS = KafkaTarget.named("stopstart.logmanager.loadLogs",
+            "LogManager.loadLogs")
+        .in(LOG + "LogManager", STORAGE + "LogManager")
+        .shape(named("loadLogs").and(not(isStatic())))
+        .build();
+
+    /** One log's load (and recovery after an unclean stop): (File dir, boolean hadCleanShutdown, ...) in every version. */
+    public static final KafkaTarget LOG_MANAGER_LOAD_LOG = KafkaTarget.named("stopstart.logmanager.loadLog",
+            "LogManager.loadLog(File,boolean,...)")
+        .in(LOG + "LogManager", STORAGE + "LogManager")
+        .shape(named("loadLog").and(takesArgument(0, File.class)).and(takesArgument(1, boolean.class)))
+        .build();
+
+    /** The stop's flush of one log: flush() in 2.8 (it calls flush(long)), flush(boolean) from 3.0. */
+    public static final KafkaTarget LOG_FLUSH_AT_STOP = KafkaTarget.named("stopstart.log.flush", "UnifiedLog.flush()")
+        .in(LOG + "Log", LOG + "UnifiedLog", STORAGE + "UnifiedLog")
+        .shape(named("flush").and(not(isStatic())).and(takesNoArguments().or(takesArguments(boolean.class))))
+        .build();
+
+    /** The close of one log, which closes its segments. */
+    public static final KafkaTarget LOG_CLOSE = KafkaTarget.named("stopstart.log.close", "UnifiedLog.close()")
+        .in(LOG + "Log", LOG + "UnifiedLog", STORAGE + "UnifiedLog")
+        .shape(named("close").and(not(isStatic())).and(takesNoArguments()).and(returns(void.class)))
+        .build();
+
+    public static final KafkaTarget SEGMENT_CLOSE = KafkaTarget.named("stopstart.segment.close", "LogSegment.close()")
+        .in(LOG + "LogSegment", STORAGE + "LogSegment")
+        .shape(named("close").and(takesNoArguments()).and(returns(void.class)))
+        .build();
+
+    /** KAFKA-5297: closing an index truncates its file to the entries it holds. */
+    public static final KafkaTarget INDEX_TRIM = KafkaTarget.named("stopstart.index.trim",
+            "AbstractIndex.trimToValidSize()")
+        .in(LOG + "AbstractIndex", STORAGE + "AbstractIndex")
+        .shape(named("trimToValidSize").and(takesNoArguments()))
+        .build();
+
+    /** KAFKA-5297: the segment's close appends its max timestamp, reading the time index's last entry (cold pages). */
+    public static final KafkaTarget TIME_INDEX_LAST_ENTRY = KafkaTarget.named("stopstart.timeindex.lastEntry",
+            "TimeIndex.lastEntry()")
+        .in(LOG + "TimeIndex", STORAGE + "TimeIndex")
+        .shape(named("lastEntry").and(takesNoArguments()))
+        .build();
+
+    /** Closing a segment's records truncates the preallocated file to its size. */
+    public static final KafkaTarget RECORDS_TRIM = KafkaTarget.named("stopstart.records.trim", "FileRecords.trim()")
+        .in(RECORD + "FileRecords", RECORD + "internal.FileRecords")
+        .shape(named("trim").and(takesNoArguments()).and(returns(void.class)))
+        .build();
+
+    /** A segment recovered at start (after an unclean stop, or past the recovery point). */
+    public static final KafkaTarget SEGMENT_RECOVER = KafkaTarget.named("stopstart.segment.recover",
+            "LogSegment.recover(ProducerStateManager,...)")
+        .in(LOG + "LogSegment", STORAGE + "LogSegment")
+        .shape(named("recover").and(takesArguments(2)).and(takesArgument(0, nameEndsWith(".ProducerStateManager")))
+            .and(returns(int.class)))
+        .build();
+
     private KafkaTargets() {
     }
 
@@ -208,6 +284,13 @@ public final class KafkaTargets {
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM,
             FETCH_READ, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH, LOCAL_LOG_MARK_FLUSHED,
             SCHEDULER_SCHEDULE, SCALA_SCHEDULER_SCHEDULE));
+    }
+
+    /** The stop/start breakdown's entries, in the order its catalog test lists them. */
+    public static List<KafkaTarget> stopStart() {
+        return Collections.unmodifiableList(Arrays.asList(
+            LOG_MANAGER_SHUTDOWN, LOG_MANAGER_CHECKPOINT, LOG_MANAGER_LOAD_LOGS, LOG_MANAGER_LOAD_LOG, LOG_FLUSH_AT_STOP,
+            LOG_CLOSE, SEGMENT_CLOSE, INDEX_TRIM, TIME_INDEX_LAST_ENTRY, RECORDS_TRIM, SEGMENT_RECOVER));
     }
 
     /** The transferTo advice reads FileChannelImpl's path field. */

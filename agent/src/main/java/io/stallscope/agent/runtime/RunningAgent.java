@@ -22,6 +22,7 @@ import io.stallscope.agent.report.JmxExporter;
 import io.stallscope.agent.report.OpMetrics;
 import io.stallscope.agent.report.OpRecorder;
 import io.stallscope.agent.report.PrometheusEndpoint;
+import io.stallscope.agent.stopstart.StopStartBreakdown;
 import net.bytebuddy.pool.TypePool;
 
 import java.lang.instrument.Instrumentation;
@@ -42,6 +43,7 @@ final class RunningAgent {
     private final BrokerLog log;
     private final String startupLine;
     private KnownLogDirs logDirs;
+    private StopStartBreakdown breakdown = StopStartBreakdown.off();
 
     private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
                          BrokerLog log, String startupLine, StallCapture capture) {
@@ -106,6 +108,14 @@ final class RunningAgent {
         instrumenter.install(plans);
         Mitigations mitigations = Mitigations.install(options, inst, resolver,
             new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
+        StopStartBreakdown breakdown = StopStartBreakdown.off();
+        if (options.stopStartBreakdown()) {
+            try {
+                breakdown = StopStartBreakdown.install(inst, resolver, log, jfr, options.stopProgressNanos());
+            } catch (Throwable t) {
+                problems.add("stop/start breakdown not started (" + t + ")");
+            }
+        }
 
         AgentInfo.register(registry, Environment.agentVersion(), Environment.kafkaVersion(), Environment.jdkVersion(),
             how, instrumented(plans) + "/" + plans.size(), mitigationsAsked(options), capture != null,
@@ -137,6 +147,7 @@ final class RunningAgent {
         services.add("slow-op log from " + millis(options.slowThresholdNanos(0)));
         services.add("controller listeners " + roles.controllerListeners());
         services.add(mitigations.summary());
+        services.add(breakdown.summary());
         services.add(capture == null ? "profile off" : capture.summary());
         if (logDirs != null) {
             services.add(logDirs.describe());
@@ -148,6 +159,7 @@ final class RunningAgent {
         }
         RunningAgent agent = new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
         agent.logDirs = logDirs;
+        agent.breakdown = breakdown;
         return agent;
     }
 
@@ -190,6 +202,7 @@ final class RunningAgent {
     /** Undoes everything; returns the line that says so. */
     String stop() {
         mitigations.stop();
+        breakdown.stop();
         Hooks.install(null);
         if (capture != null) {
             capture.stop();
