@@ -104,9 +104,9 @@ public final class Options {
         all.add(new OptionSpec(MITIGATE_PREFETCH_MAX_FETCH_BYTES, "8MiB",
             "prefetch: most bytes warmed per fetch, all its partitions together (4KiB to 256MiB).",
             v -> BoundedValues.bytesIn(v, 4096, 256L << 20)));
-        all.add(new OptionSpec(MITIGATE_PREFETCH_MAX_WAIT, "50ms",
-            "prefetch: longest a request handler warms one fetch (1ms to 1s), checked between 128 KiB chunks;"
-                + " past it the network thread reads the rest, as without prefetch.",
+        all.add(new OptionSpec(MITIGATE_PREFETCH_MAX_WAIT, "1s",
+            "prefetch: longest a request handler waits for one fetch's cold pages (1ms to 1s); past it the network"
+                + " thread reads the rest, as without prefetch.",
             v -> BoundedValues.durationIn(v, 1_000_000L, 1_000_000_000L)));
         all.add(new OptionSpec(MITIGATE_PREFETCH_AHEAD_BYTES, "0",
             "prefetch: also warm this many bytes after each fetched slice, on one agent thread, for a reader catching"

@@ -46,7 +46,7 @@ public final class ReferenceTables {
         new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
             "with `mitigate=` only: what each mitigation did; prefetch: `warmed` (fetches), `capped` (by "
                 + "`mitigate.prefetch.max.bytes` or `.max.fetch.bytes`), `timed_out` (`mitigate.prefetch.max.wait`), "
-                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_io_error`, "
+                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_advice_failed`, `skipped_io_error`, "
                 + "with `mitigate.prefetch.ahead.bytes` `ahead_warmed`, `ahead_dropped`, `ahead_REASON`, "
                 + "with `mitigate.prefetch.check.locks=true` `lock_checked` and `under_partition_lock`; "
                 + "`error` in any"},

@@ -64,7 +64,12 @@ public final class Mitigations {
                     + (options.prefetchAheadBytes() == 0 ? "" : ", " + options.prefetchAheadBytes() + " bytes ahead"));
             status.add(m.describe());
             if (m.applies()) {
-                SliceWarmer slices = new SliceWarmer(unmapper);
+                String[] noAdvice = new String[1];
+                SliceWarmer slices = new SliceWarmer(unmapper, PageAdvice.find(inst, noAdvice));
+                if (noAdvice[0] != null) {
+                    // load() reads a byte per page from Java: a cold page then holds every safepoint back
+                    status.add("prefetch loads pages from Java code: " + noAdvice[0]);
+                }
                 AheadWarmer ahead = options.prefetchAheadBytes() == 0 ? null
                     : new AheadWarmer(slices, options.prefetchAheadBytes(), metrics.prefetch());
                 FetchWarmer warmer = new FetchWarmer(options.prefetchMinBytes(), options.prefetchMaxBytes(),

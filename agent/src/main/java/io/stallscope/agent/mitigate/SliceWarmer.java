@@ -5,13 +5,16 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Brings a file range into the page cache without the inode lock: map a chunk read-only, unless mincore
- * says it is all resident load() it (madvise WILLNEED, then a read of one byte per page), unmap it, next chunk. A page fault takes XFS's
+ * Brings a file range into the page cache without the inode lock. A page fault or madvise takes XFS's
  * mapping lock, not the IOLOCK that sendfile and read(2) hold while they wait for the disk, so appends to
- * the same file (the active segment) go on meanwhile. At most one mapping per calling thread, unmapped
- * before the next; the deadline is checked between chunks.
+ * the same file (the active segment) go on meanwhile. With {@link PageAdvice}: map the range read-only,
+ * one mincore, madvise(WILLNEED) per chunk, then sleep and ask mincore again until it is resident or the
+ * deadline passes; nothing is touched from Java, so the wait never holds a safepoint back. Without it (a
+ * JDK before 14): per chunk, map, load() (madvise, then a read of one byte per page), unmap. At most one
+ * mapping per calling thread, unmapped before it returns.
  */
 final class SliceWarmer {
     /** 128 KiB: 16 ms at 8 MiB/s, so the time bound is overrun by little. */
@@ -30,50 +33,121 @@ final class SliceWarmer {
 
     static final String TIMED_OUT = "timed_out";
 
+    /** How often a warm-up waiting for the disk asks mincore again: 1 ms is 8 KiB at 8 MiB/s. */
+    static final long POLL_NANOS = 1_000_000;
+
     private final Unmapper unmapper;
+    private final PageAdvice advice;
     private final AtomicInteger mapped = new AtomicInteger();
 
-    SliceWarmer(Unmapper unmapper) {
+    SliceWarmer(Unmapper unmapper, PageAdvice advice) {
         this.unmapper = unmapper;
+        this.advice = advice;
     }
 
-    /** Warms [position, position + length) of the channel, stopping between chunks once past the deadline. */
+    /** Warms [position, position + length) of the channel, stopping once past the deadline. */
     Outcome warm(FileChannel channel, long position, long length, long deadlineNanos) {
-        long done = 0;
         try {
             long end = Math.min(position + length, channel.size());
             if (end <= position) {
                 return new Outcome(0, "truncated");
             }
-            while (position + done < end) {
-                if (done > 0 && System.nanoTime() - deadlineNanos > 0) {
-                    return new Outcome(done, TIMED_OUT);
-                }
-                long n = Math.min(CHUNK, end - position - done);
-                String failed = loadChunk(channel, position + done, n);
-                if (failed != null) {
-                    return new Outcome(done, failed);
-                }
-                done += n;
-            }
-            return new Outcome(done, end < position + length ? "truncated" : null);
+            String shorter = end < position + length ? "truncated" : null;
+            return advice == null ? loadChunks(channel, position, end, deadlineNanos, shorter)
+                : advise(channel, position, end - position, deadlineNanos, shorter);
         } catch (ClosedChannelException e) {
-            return new Outcome(done, "closed"); // the segment was deleted or the log closed meanwhile
+            return new Outcome(0, "closed"); // the segment was deleted or the log closed meanwhile
         } catch (IOException e) {
-            return new Outcome(done, "io_error");
+            return new Outcome(0, "io_error");
         }
     }
 
-    private String loadChunk(FileChannel channel, long position, long length) throws IOException {
+    private Outcome advise(FileChannel channel, long position, long length, long deadlineNanos, String shorter)
+        throws IOException {
+        MappedByteBuffer map = map(channel, position, length);
+        if (map == null) {
+            return new Outcome(0, "map_failed");
+        }
+        try {
+            if (advice.resident(map, 0, length)) {
+                return new Outcome(length, shorter); // one mincore: resident pages cost nearly nothing
+            }
+            for (long off = 0; off < length; off += CHUNK) {
+                // per chunk: the kernel reads at most its read-ahead window per WILLNEED
+                advice.willNeed(map, off, Math.min(CHUNK, length - off));
+            }
+            long done = 0; // the resident prefix
+            while (true) {
+                while (done < length && advice.resident(map, done, Math.min(CHUNK, length - done))) {
+                    done += Math.min(CHUNK, length - done);
+                }
+                if (done >= length) {
+                    return new Outcome(length, shorter);
+                }
+                if (System.nanoTime() - deadlineNanos > 0) {
+                    return new Outcome(done, TIMED_OUT); // what is in flight goes on reading for the network thread
+                }
+                LockSupport.parkNanos(POLL_NANOS);
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return new Outcome(0, "advice_failed");
+        } finally {
+            unmap(map);
+        }
+    }
+
+    private Outcome loadChunks(FileChannel channel, long position, long end, long deadlineNanos, String shorter)
+        throws IOException {
+        long done = 0;
+        while (position + done < end) {
+            if (done > 0 && System.nanoTime() - deadlineNanos > 0) {
+                return new Outcome(done, TIMED_OUT);
+            }
+            long n = Math.min(CHUNK, end - position - done);
+            String failed;
+            try {
+                failed = loadChunk(channel, position + done, n);
+            } catch (ClosedChannelException e) {
+                return new Outcome(done, "closed");
+            } catch (IOException e) {
+                return new Outcome(done, "io_error");
+            }
+            if (failed != null) {
+                return new Outcome(done, failed);
+            }
+            done += n;
+        }
+        return new Outcome(done, shorter);
+    }
+
+    /** A read-only mapping, counted; null when the kernel refuses one (e.g. vm.max_map_count reached). */
+    private MappedByteBuffer map(FileChannel channel, long position, long length) throws IOException {
         MappedByteBuffer map;
         try {
             map = channel.map(FileChannel.MapMode.READ_ONLY, position, length);
         } catch (ClosedChannelException e) {
             throw e;
         } catch (IOException | RuntimeException | OutOfMemoryError e) {
-            return "map_failed"; // e.g. vm.max_map_count reached
+            return null;
         }
         mapped.incrementAndGet();
+        return map;
+    }
+
+    private void unmap(MappedByteBuffer map) {
+        try {
+            unmapper.unmap(map);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // cannot happen for a fresh mapping of a direct buffer; the GC unmaps it then
+        }
+        mapped.decrementAndGet();
+    }
+
+    private String loadChunk(FileChannel channel, long position, long length) throws IOException {
+        MappedByteBuffer map = map(channel, position, length);
+        if (map == null) {
+            return "map_failed";
+        }
         try {
             // a resident chunk: one mincore instead of a fault per page, which cost 1.5 ms per resident MiB
             // here (WarmResidentBenchmark, docs/lab/prefetch-outside-locks.md) against 20 us for sendfile
@@ -85,13 +159,7 @@ final class SliceWarmer {
             // a page past the end of a file truncated after the map: SIGBUS, which the JVM turns into this
             return "truncated";
         } finally {
-            try {
-                unmapper.unmap(map);
-                mapped.decrementAndGet();
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                // cannot happen for a fresh mapping of a direct buffer; the GC unmaps it then
-                mapped.decrementAndGet();
-            }
+            unmap(map);
         }
     }
 

@@ -26,7 +26,7 @@ class FetchWarmerTest {
 
     private FetchWarmer warmer(long minBytes, long maxBytes, long maxFetchBytes, long maxWaitNanos) {
         return new FetchWarmer(minBytes, maxBytes, maxFetchBytes, maxWaitNanos,
-            new SliceWarmer(Unmapper.find(new String[1])), metrics.prefetch(), null);
+            new SliceWarmer(Unmapper.find(new String[1]), SliceWarmerTest.advice()), metrics.prefetch(), null);
     }
 
     private double events(String event) {
@@ -81,7 +81,7 @@ class FetchWarmerTest {
     @Test
     void readAheadWarmsTheRangeAfterEachSliceOnItsOwnThreadAndStopsOnClose() throws Exception {
         Path f = Files.write(dir.resolve("00000000000000000000.log"), new byte[4 * MIB]);
-        SliceWarmer slices = new SliceWarmer(Unmapper.find(new String[1]));
+        SliceWarmer slices = new SliceWarmer(Unmapper.find(new String[1]), SliceWarmerTest.advice());
         AheadWarmer ahead = new AheadWarmer(slices, MIB, metrics.prefetch());
         FetchWarmer w = new FetchWarmer(0, MIB, 8 * MIB, 10_000_000_000L, slices, metrics.prefetch(), ahead);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {

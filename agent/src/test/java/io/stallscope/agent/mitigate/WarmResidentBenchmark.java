@@ -54,7 +54,7 @@ public class WarmResidentBenchmark {
         Files.write(file, data);
         channel = FileChannel.open(file, StandardOpenOption.READ);
         devNull = FileChannel.open(Path.of("/dev/null"), StandardOpenOption.WRITE);
-        warmer = new SliceWarmer(Unmapper.find(new String[1]));
+        warmer = new SliceWarmer(Unmapper.find(new String[1]), SliceWarmerTest.advice());
         buffer = ByteBuffer.allocateDirect(sliceBytes);
     }
 

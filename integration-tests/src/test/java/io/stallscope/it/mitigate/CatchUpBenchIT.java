@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on a backlog (1 GiB over 8 partitions) while a steady producer writes to another topic, on one Kafka
  * 3.6.2 broker with one network thread (so the two clients share it, as many clients do on a busy
  * broker). Three arms, rotated each round: the backlog's rolled segments cold without prefetch ("off"),
- * cold with mitigate=prefetch ("on"), and a control with the whole backlog in the page cache and no
+ * cold with mitigate=prefetch ("on"; "on+wait=250ms" with that mitigate.prefetch.max.wait), and a control with the whole backlog in the page cache and no
  * prefetch ("warm": no disk delay at all, so what is left is what the catch-up costs the producer on this
  * machine's CPU). Each partition's active segment is resident in every arm, as in a live partition.
  * Simulated: a spinning disk for the backlog's segments (the LD_PRELOAD shim): readahead off, and every
@@ -194,12 +194,15 @@ class CatchUpBenchIT {
 
     private static Run run(int round, String arm, KafkaBroker broker, int port, BrokerJmx jmx, GcPauses brokerGc,
                            GcPauses testGc, Path dir, SlowDisk disk, BenchDisk real) throws Exception {
-        boolean prefetch = arm.equals("on");
+        // "on", or "on+wait=250ms": prefetch with that mitigate.prefetch.max.wait
+        boolean prefetch = arm.equals("on") || arm.startsWith("on+wait=");
+        String prefetchOptions = arm.startsWith("on+wait=") ? "mitigate.prefetch.max.wait=" + arm.substring("on+wait=".length())
+            + (PREFETCH_OPTIONS.isEmpty() ? "" : "," + PREFETCH_OPTIONS) : PREFETCH_OPTIONS;
         boolean noAgent = arm.equals("warm-no-agent");
         boolean warm = arm.equals("warm") || noAgent;
         agent(broker, "detach", Long.toString(broker.pid()));
         if (!noAgent) {
-            agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" + (PREFETCH_OPTIONS.isEmpty() ? "" : "," + PREFETCH_OPTIONS) : ""));
+            agent(broker, "attach", Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port + (prefetch ? ",mitigate=prefetch" + (prefetchOptions.isEmpty() ? "" : "," + prefetchOptions) : ""));
         }
         List<Path> segments = backlogSegments(broker);
         List<Path> active = activeSegments(segments);

@@ -74,16 +74,25 @@ class KillRecoveryIT {
         return options;
     }
 
+    /** The broker on its disk: here the shim's, every fsync of the partition's files 10 ms late. */
+    MitigatedBroker mitigatedBroker(String version, Path tmp) {
+        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
+            .slowFsync("/" + TOPIC + "-0/.*\\.(log|snapshot|index|timeindex)$", Duration.ofMillis(10));
+        return new MitigatedBroker(version, "kills", agentOptions(), disk);
+    }
+
+    String diskName() {
+        return "the LD_PRELOAD shim's slow fsync";
+    }
+
     @ParameterizedTest(name = "Kafka {0}")
     @MethodSource("versions")
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void everyAcknowledgedRecordSurvivesKills(String version, @TempDir Path tmp) throws Exception {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
-            .slowFsync("/" + TOPIC + "-0/.*\\.(log|snapshot|index|timeindex)$", Duration.ofMillis(10));
-        MitigatedBroker mb = new MitigatedBroker(version, "kills", agentOptions(), disk);
-        String context = "Kafka " + version + ", " + agentOptions() + ", seed " + seed;
+        MitigatedBroker mb = mitigatedBroker(version, tmp);
+        String context = "Kafka " + version + ", " + agentOptions() + ", " + diskName() + ", seed " + seed;
         try (KafkaBroker broker = brokers().create(mb.spec)) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);

@@ -123,6 +123,10 @@ final class LineScenario {
                 .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheus
                     + (o.agentOptions().isEmpty() ? "" : "," + o.agentOptions()))
                 .jvmArg(SlowFileWrites.jvmOption(SlowFileWrites.settings(dir, SLOW_WRITE), fileIo));
+            if (!o.container()) {
+                // JVM-wide pauses (time to safepoint: a thread faulting on a cold page cannot stop) are not in the recording
+                b.jvmArg("-Xlog:safepoint=info,gc=info:file=" + dir.resolve("safepoint.log") + ":utctime,uptime");
+            }
             // A child JVM enters the disk's cgroup, limited once the backlog is written; a container is throttled
             // by the engine in its own cgroup from its start (reads only, so writing the backlog is not slowed).
             BrokerSpec spec = o.container() ? b.deviceLimits(disk.device(), reads).build() : b.launchWrapper(disk.launchWrapper()).build();
