@@ -39,7 +39,8 @@ public final class WaitFinder {
      * The waits recorded by lock events, in event order, by thread (time-sorted), and the first one at each
      * lock site (sampled waits there join its lock). Read-only once built: the analysis threads share it.
      */
-    public record Recorded(List<Wait> all, Map<Integer, List<Wait>> byThread, Map<String, Wait> atSite) {
+    public record Recorded(List<Wait> all, Map<Integer, List<Wait>> byThread, Map<String, Wait> atSite,
+                           Map<Integer, List<Wait>> byOwner) {
     }
 
     public Recorded recorded() {
@@ -47,6 +48,8 @@ public final class WaitFinder {
         // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
         Map<String, Wait> recordedAtSite = new HashMap<>();
         List<Wait> recorded = new ArrayList<>();
+        // The recorded waits each thread made others wait through, as the lock's previous owner.
+        Map<Integer, List<Wait>> recordedByOwner = new HashMap<>();
         // An event whose stackTrace is null (seen in a JDK chunk for waits begun before the chunk did) still names
         // its monitor by class and address: it is taken where the other events on that monitor say it is.
         Map<String, Wait> knownSite = new HashMap<>();
@@ -67,9 +70,11 @@ public final class WaitFinder {
             recorded.add(w);
             recordedByThread.computeIfAbsent(w.thread, k -> new ArrayList<>()).add(w);
             recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
+            if (w.recordedOwner >= 0) recordedByOwner.computeIfAbsent(w.recordedOwner, k -> new ArrayList<>()).add(w);
         }
         recordedByThread.values().forEach(l -> l.sort(Comparator.comparingLong(w -> w.start)));
-        return new Recorded(recorded, recordedByThread, recordedAtSite);
+        recordedByOwner.values().forEach(l -> l.sort(Comparator.comparingLong(w -> w.start)));
+        return new Recorded(recorded, recordedByThread, recordedAtSite, recordedByOwner);
     }
 
     /** The waits read from thread {@code t}'s samples, in time order. */
@@ -79,14 +84,37 @@ public final class WaitFinder {
         List<Wait> own = new ArrayList<>();
         fromSamples(t, r.byThread().getOrDefault(t.id(), List.of()), own);
         boolean join = !r.atSite().isEmpty();
+        List<Wait> owned = r.byOwner().getOrDefault(t.id(), List.of());
         for (Wait w : own) {
             Wait same = join ? r.atSite().get(w.file + ":" + w.lockType + ":" + w.siteLabel) : null;
             if (same != null) {
                 w.lockKey = same.lockKey;
                 w.lockLabel = same.lockLabel;
             }
+            if (!owned.isEmpty() && heldThen(owned, w)) continue;
             sink.accept(w);
         }
+    }
+
+    /**
+     * Whether the events record this thread as the owner of {@code w}'s lock while {@code w} would have it waiting:
+     * a thread does not wait for a lock it holds.
+     */
+    private static boolean heldThen(List<Wait> owned, Wait w) {
+        for (Wait o : owned) {
+            if (o.start > w.end) break;
+            if (o.end >= w.start && o.lockKey.equals(w.lockKey)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether samples of this file can show a thread waiting: a CPU profiler samples running threads only, so its
+     * samples at a lock site are a spin or a fast path, never a wait.
+     */
+    private boolean samplesShowWaits(SourceFile f) {
+        String event = f.profilerEvent == null ? "" : f.profilerEvent;
+        return !(f.producers.contains("async-profiler") && (event.contains("cpu") || event.contains("itimer")));
     }
 
     private Wait fromEvent(LockEvent e) {
@@ -153,12 +181,13 @@ public final class WaitFinder {
     }
 
     private void fromSamples(ThreadInfo t, List<Wait> recorded, List<Wait> out) {
+        if (!samplesShowWaits(rec.files.get(t.file()))) return;
         long interval = intervals[t.file()];
         Wait cur = null;
         int r = 0;
         for (Samples.Cursor c = rec.samples.lane(t.id()).cursor(0); c.next(); ) {
             int stack = c.stack();
-            LockWaitSite s = classifier.lockWait(stack);
+            LockWaitSite s = classifier.inferableWait(stack);
             if (s == null) {
                 cur = null;
                 continue;
@@ -174,10 +203,12 @@ public final class WaitFinder {
             Site site = siteOf(t.file(), stack, s);
             if (cur != null && cur.lockKey.equals(site.key) && time <= cur.end + interval + interval / 2) {
                 cur.end = Math.max(cur.end, end);
+                cur.samples += c.weight();
                 continue;
             }
             cur = new Wait(t.file(), t.id(), time, end, site.key, site.label, s.lockType(), site.method, site.frame,
                     stack, false, -1);
+            cur.samples = c.weight();
             out.add(cur);
         }
     }
