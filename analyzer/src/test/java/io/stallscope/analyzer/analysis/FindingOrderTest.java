@@ -25,8 +25,13 @@ class FindingOrderTest {
     void aTinyOpUnderALockRanksBelowTheLockEightThreadsWaitedFor() {
         // as on the broker recording: 0.0-0.2 ms findings were put above a 736 ms lock, a 0.0 ms one above a 999.6 ms wait
         assertThat(ordered(finding(Finding.STALLED_OP_UNDER_LOCK, 0.2, 2), finding(Finding.SLOW_OP, 0.0, 1),
-                finding(Finding.CONTENDED_LOCKS, 736.35, 8), finding(Finding.FSYNC_ON_PRODUCE, 999.6, 1)))
-                .containsExactly("contended-locks 736.35", "fsync-on-produce-path 999.6", "stalled-op-under-lock 0.2", "slow-op 0.0");
+                finding(Finding.CONTENDED_LOCKS, 736.35, 8)))
+                .containsExactly("contended-locks 736.35", "stalled-op-under-lock 0.2", "slow-op 0.0");
+        assertThat(ordered(finding(Finding.SLOW_OP, 0.0, 1), finding(Finding.CONTENDED_LOCKS, 999.6, 1)))
+                .containsExactly("contended-locks 999.6", "slow-op 0.0");
+        // a bigger specific finding goes above it
+        assertThat(ordered(finding(Finding.CONTENDED_LOCKS, 736.35, 8), finding(Finding.FSYNC_ON_PRODUCE, 999.6, 6)))
+                .containsExactly("fsync-on-produce-path 999.6", "contended-locks 736.35");
     }
 
     @Test
