@@ -82,7 +82,11 @@ public final class Analyzer {
         // A total order: the workers' lists come in whatever order their threads finished.
         waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread).thenComparing(LongestWaits.ORDER));
         List<Contention> contentions = new ArrayList<>(byLock.values());
-        contentions.sort(Comparator.comparingLong((Contention c) -> c.totalWaitNanos).reversed()
+        // By impact (time waited times threads waiting), the ties by total wait, then by key for a total order.
+        Map<Contention, Double> impact = new java.util.IdentityHashMap<>();
+        contentions.forEach(c -> impact.put(c, c.impact()));
+        contentions.sort(Comparator.comparingDouble((Contention c) -> impact.get(c)).reversed()
+                .thenComparing(Comparator.comparingLong((Contention c) -> c.totalWaitNanos).reversed())
                 .thenComparing(c -> c.key));
 
         Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of());

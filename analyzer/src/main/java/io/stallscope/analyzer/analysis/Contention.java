@@ -20,6 +20,10 @@ public final class Contention {
     public long longestWaitNanos;
     /** When the longest wait began (epoch ns): the moment a report points at. */
     public long longestWaitStart;
+    /** Waits from lock events, and waits inferred from samples with the samples that show them. */
+    public int recordedWaits;
+    public int inferredWaits;
+    public long inferredSamples;
     // Indexed by thread id: a contention storm adds millions of waits, a map would box each one.
     private Share[] waiters = new Share[16];
     private HolderShare[] holders = new HolderShare[16];
@@ -35,6 +39,12 @@ public final class Contention {
         long d = w.duration();
         totalWaitNanos += d;
         waitCount++;
+        if (w.recorded) {
+            recordedWaits++;
+        } else {
+            inferredWaits++;
+            inferredSamples += w.samples;
+        }
         if (d > longestWaitNanos || waitCount == 1) {
             longestWaitNanos = d;
             longestWaitStart = w.start;
@@ -57,6 +67,9 @@ public final class Contention {
     void merge(Contention o) {
         totalWaitNanos += o.totalWaitNanos;
         waitCount += o.waitCount;
+        recordedWaits += o.recordedWaits;
+        inferredWaits += o.inferredWaits;
+        inferredSamples += o.inferredSamples;
         if (o.longestWaitNanos > longestWaitNanos) {
             longestWaitNanos = o.longestWaitNanos;
             longestWaitStart = o.longestWaitStart;
@@ -74,6 +87,32 @@ public final class Contention {
             if (holders[h.thread] == null) holders[h.thread] = new HolderShare(h.thread);
             holders[h.thread].merge(h);
         }
+    }
+
+    /**
+     * Where the waits came from: "recorded" when every one is a lock event, "inferred" when every one was read
+     * from samples, "recorded+inferred" when both.
+     */
+    public String source() {
+        return inferredWaits == 0 ? Holder.RECORDED : recordedWaits == 0 ? Holder.INFERRED : Holder.RECORDED + "+" + Holder.INFERRED;
+    }
+
+    /** Only samples show this lock waited for. */
+    public boolean inferredOnly() {
+        return recordedWaits == 0;
+    }
+
+    /**
+     * What ranks locks: the time others waited, times the threads that waited. Ten threads each losing 50 ms to a
+     * lock stall a broker more than one thread losing 500 ms.
+     */
+    public double impact() {
+        return (double) totalWaitNanos * Math.max(1, waiters().size());
+    }
+
+    /** The part of all waiting on this lock attributed to {@code h}, in 0..1. */
+    public double share(Share h) {
+        return totalWaitNanos == 0 ? 0 : (double) h.nanos / totalWaitNanos;
     }
 
     /** Total wait per waiting thread, longest first. */
@@ -134,6 +173,9 @@ public final class Contention {
         public Holder telling;
         private long tellingRank = -1;
         private double confidenceSum;
+        /** Waits attributed from a recorded owner (previousOwner), and inferred from samples. */
+        public int recordedCount;
+        public int inferredCount;
         public long storageNanos;
         public int storageCount;
         public long longestStorageWait;
@@ -149,6 +191,8 @@ public final class Contention {
 
         void add(Wait w, long d) {
             add(d);
+            if (w.holder.how().equals(Holder.RECORDED)) recordedCount++;
+            else inferredCount++;
             confidenceSum += w.holder.confidence() * (d + 1);
             long rank = d + (w.holder.op().storage() ? Long.MAX_VALUE / 4 : 0);
             if (rank > tellingRank) {
@@ -171,6 +215,8 @@ public final class Contention {
         void merge(HolderShare o) {
             nanos += o.nanos;
             count += o.count;
+            recordedCount += o.recordedCount;
+            inferredCount += o.inferredCount;
             confidenceSum += o.confidenceSum;
             if (o.tellingRank > tellingRank) {
                 tellingRank = o.tellingRank;
@@ -185,6 +231,11 @@ public final class Contention {
                 longestStorageStart = o.longestStorageStart;
                 tellingStorage = o.tellingStorage;
             }
+        }
+
+        /** "recorded", "inferred" or "recorded+inferred", as for the lock. */
+        public String source() {
+            return inferredCount == 0 ? Holder.RECORDED : recordedCount == 0 ? Holder.INFERRED : Holder.RECORDED + "+" + Holder.INFERRED;
         }
 
         /** Confidence weighted by wait time. */

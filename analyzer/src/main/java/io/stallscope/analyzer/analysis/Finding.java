@@ -23,6 +23,14 @@ public record Finding(String kind, String summary, List<String> threads, List<St
         this(kind, summary, threads, evidence, weightNanos, details, NO_MOMENT);
     }
 
+    /**
+     * What ranks findings: the stall time explained, times the threads it involves (the waiters and the holder).
+     * A 0.1 ms op under a lock never outranks a lock that 8 threads waited 736 ms for.
+     */
+    public double impact() {
+        return (double) weightNanos * Math.max(1, threads.size());
+    }
+
     /** The same finding, pointing at the moment (epoch ns) that shows it best: the op, the longest wait, the first stall. */
     public Finding at(long epochNanos) {
         return new Finding(kind, summary, threads, evidence, weightNanos, details, epochNanos);

@@ -71,6 +71,10 @@ final class RecordedWaits extends AbstractList<Wait> {
         return rec.locks.get(event[i]).thread();
     }
 
+    int owner(int i) {
+        return rec.locks.get(event[i]).previousOwner();
+    }
+
     long start(int i) {
         return rec.locks.get(event[i]).start();
     }

@@ -17,6 +17,7 @@ public final class StackClassifier {
     private final Frames frames;
     private final Stacks stacks;
     private LockWaitSite[] waitCache = new LockWaitSite[0];
+    private LockWaitSite[] inferCache = new LockWaitSite[0];
     private IoOp[] ioCache = new IoOp[0];
     private static final LockWaitSite NOT_WAITING = new LockWaitSite(-1, null);
 
@@ -33,8 +34,10 @@ public final class StackClassifier {
         int n = stacks.size();
         if (waitCache.length < n) waitCache = Arrays.copyOf(waitCache, n);
         if (ioCache.length < n) ioCache = Arrays.copyOf(ioCache, n);
+        if (inferCache.length < n) inferCache = Arrays.copyOf(inferCache, n);
         for (int i = 0; i < n; i++) {
             if (waitCache[i] == null) waitCache[i] = computeLockWait(stacks.frames(i));
+            if (inferCache[i] == null) inferCache[i] = computeInferable(stacks.frames(i), waitCache[i]);
             if (ioCache[i] == null) ioCache[i] = computeIo(stacks.frames(i));
         }
     }
@@ -45,6 +48,47 @@ public final class StackClassifier {
         LockWaitSite s = waitCache[stackId];
         if (s == null) s = waitCache[stackId] = computeLockWait(stacks.frames(stackId));
         return s == NOT_WAITING ? null : s;
+    }
+
+    /**
+     * The lock a sampled stack shows its thread waiting for, or null when a sample there is no evidence of a wait:
+     * a profiler's own callback (async-profiler's LockTracer and UnsafeParkHook run after the lock was taken, and
+     * the wait they record is an event already), or a java.util.concurrent lock's fast path (a thread in
+     * tryAcquireShared without a park above it is taking an uncontended lock, not waiting for one).
+     */
+    public LockWaitSite inferableWait(int stackId) {
+        if (stackId >= inferCache.length) inferCache = Arrays.copyOf(inferCache, Math.max(stackId + 1, stacks.size()));
+        LockWaitSite s = inferCache[stackId];
+        if (s == null) s = inferCache[stackId] = computeInferable(stacks.frames(stackId), lockWaitOrMarker(stackId));
+        return s == NOT_WAITING ? null : s;
+    }
+
+    private LockWaitSite lockWaitOrMarker(int stackId) {
+        LockWaitSite s = lockWait(stackId);
+        return s == null ? NOT_WAITING : s;
+    }
+
+    private LockWaitSite computeInferable(int[] f, LockWaitSite wait) {
+        if (wait == NOT_WAITING) return NOT_WAITING;
+        boolean parked = false;
+        for (int i = 0; i < f.length; i++) {
+            String n = frames.name(f[i]);
+            if (profilerFrame(n)) return NOT_WAITING;
+            if (i < wait.siteFrame() && (n.startsWith("jdk.internal.misc.Unsafe.park") || n.startsWith("sun.misc.Unsafe.park")
+                    || n.startsWith("java.util.concurrent.locks.LockSupport.park") || (!frames.isJava(f[i]) && isFutex(n)))) {
+                parked = true;
+            }
+        }
+        // A monitor is waited for in the VM's enter (or a futex right above the synchronized line); a j.u.c lock
+        // only once its thread parks.
+        return wait.lockType().equals("monitor") || parked ? wait : NOT_WAITING;
+    }
+
+    /** A profiler's own code: its samples show the profiler at work, not the program. */
+    static boolean profilerFrame(String n) {
+        return n.contains("LockTracer") || n.contains("UnsafeParkHook") || n.startsWith("one.profiler.")
+                || n.startsWith("Profiler::") || n.startsWith("WallClock") || n.startsWith("datadog.trace.")
+                || n.startsWith("com.datadog.profiling.");
     }
 
     public IoOp io(int stackId) {
@@ -133,11 +177,20 @@ public final class StackClassifier {
         IoOp nativeOp = IoOp.NONE;
         IoOp javaOp = IoOp.NONE;
         int limit = Math.min(f.length, DEPTH);
+        boolean firstJava = true;
         for (int i = 0; i < limit && javaOp == IoOp.NONE; i++) {
             boolean java = frames.isJava(f[i]);
-            IoOp op = ioOf(frames.name(f[i]), java);
-            if (java) javaOp = op;
-            else if (nativeOp == IoOp.NONE) nativeOp = op;
+            String name = frames.name(f[i]);
+            IoOp op = ioOf(name, java);
+            // A sync is only seen in the call itself: the JDK's native method on top, or the syscall above it. Java
+            // code under FileChannelImpl.force (its checks, its lock) runs before or after the fsync, not in it.
+            if (java && op == IoOp.FSYNC && nativeOp != IoOp.FSYNC && !(firstJava && nativeSync(name))) op = IoOp.NONE;
+            if (java) {
+                javaOp = op;
+                firstJava = false;
+            } else if (nativeOp == IoOp.NONE) {
+                nativeOp = op;
+            }
         }
         if (javaOp == IoOp.SOCKET) return IoOp.SOCKET;
         return nativeOp != IoOp.NONE ? nativeOp : javaOp;
@@ -173,6 +226,10 @@ public final class StackClassifier {
         String method = name.substring(dot + 1);
         return (method.startsWith("transferTo") || method.startsWith("transferFrom"))
                 && SENDFILE_CLASSES.contains(name.substring(0, dot));
+    }
+
+    private static boolean nativeSync(String name) {
+        return name.endsWith(".force0") || name.equals("java.io.FileDescriptor.sync0") || name.equals("java.io.FileDescriptor.sync");
     }
 
     /** Maps one frame to a system call; first match from the top wins (the most specific one). */

@@ -18,6 +18,8 @@ public final class Wait {
     public final boolean recorded;
     public final int recordedOwner;
     public Holder holder;
+    /** For a wait inferred from samples, how many samples show it (its evidence); 0 for a recorded one. */
+    public int samples;
 
     public Wait(int file, int thread, long start, long end, String lockKey, String lockLabel, String lockType,
                 String siteMethod, String siteLabel, int stack, boolean recorded, int recordedOwner) {
@@ -33,6 +35,11 @@ public final class Wait {
         this.stack = stack;
         this.recorded = recorded;
         this.recordedOwner = recordedOwner;
+    }
+
+    /** "recorded" (a lock event) or "inferred" (from samples). */
+    public String source() {
+        return recorded ? Holder.RECORDED : Holder.INFERRED;
     }
 
     public long duration() {

@@ -39,7 +39,8 @@ public final class WaitFinder {
      * The waits recorded by lock events, in event order, by thread (time-sorted), and the first one at each
      * lock site (sampled waits there join its lock). Read-only once built: the analysis threads share it.
      */
-    public record Recorded(List<Wait> all, Map<Integer, List<Wait>> byThread, Map<String, Wait> atSite) {
+    public record Recorded(List<Wait> all, Map<Integer, List<Wait>> byThread, Map<String, Wait> atSite,
+                           Map<Integer, List<Wait>> byOwner) {
     }
 
     public Recorded recorded() {
@@ -61,6 +62,8 @@ public final class WaitFinder {
         Map<Integer, Integer> renamed = new HashMap<>();
         Map<Integer, int[]> positions = new HashMap<>();
         Map<Integer, Integer> counts = new HashMap<>();
+        Map<Integer, int[]> ownerPositions = new HashMap<>();
+        Map<Integer, Integer> ownerCounts = new HashMap<>();
         boolean[] seenNames = new boolean[0];
         for (int k = 0; k < recorded.size(); k++) {
             int id = recorded.namesId(k);
@@ -80,18 +83,27 @@ public final class WaitFinder {
                 Wait w = recorded.get(k);
                 recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
             }
-            int thread = recorded.thread(k);
-            int c = counts.merge(thread, 1, Integer::sum);
-            int[] p = positions.get(thread);
-            if (p == null || p.length < c) positions.put(thread, p = Arrays.copyOf(p == null ? new int[16] : p, Math.max(16, c * 2)));
-            p[c - 1] = k;
+            add(positions, counts, recorded.thread(k), k);
+            // The recorded waits each thread made others wait through, as the lock's previous owner.
+            int owner = recorded.owner(k);
+            if (owner >= 0) add(ownerPositions, ownerCounts, owner, k);
         }
-        Map<Integer, List<Wait>> recordedByThread = new HashMap<>();
-        positions.forEach((thread, p) -> {
-            int[] mine = Arrays.copyOf(p, counts.get(thread));
-            recordedByThread.put(thread, recorded.subset(byStart(recorded, mine)));
-        });
-        return new Recorded(recorded, recordedByThread, recordedAtSite);
+        return new Recorded(recorded, byStart(recorded, positions, counts), recordedAtSite,
+                byStart(recorded, ownerPositions, ownerCounts));
+    }
+
+    private static void add(Map<Integer, int[]> positions, Map<Integer, Integer> counts, int key, int k) {
+        int c = counts.merge(key, 1, Integer::sum);
+        int[] p = positions.get(key);
+        if (p == null || p.length < c) positions.put(key, p = Arrays.copyOf(p == null ? new int[16] : p, Math.max(16, c * 2)));
+        p[c - 1] = k;
+    }
+
+    private static Map<Integer, List<Wait>> byStart(RecordedWaits recorded, Map<Integer, int[]> positions,
+                                                   Map<Integer, Integer> counts) {
+        Map<Integer, List<Wait>> byKey = new HashMap<>();
+        positions.forEach((key, p) -> byKey.put(key, recorded.subset(byStart(recorded, Arrays.copyOf(p, counts.get(key))))));
+        return byKey;
     }
 
     /** {@code positions} in order of their waits' start, ties in the given order (a stable sort, as before). */
@@ -111,14 +123,37 @@ public final class WaitFinder {
         List<Wait> own = new ArrayList<>();
         fromSamples(t, r.byThread().getOrDefault(t.id(), List.of()), own);
         boolean join = !r.atSite().isEmpty();
+        List<Wait> owned = r.byOwner().getOrDefault(t.id(), List.of());
         for (Wait w : own) {
             Wait same = join ? r.atSite().get(w.file + ":" + w.lockType + ":" + w.siteLabel) : null;
             if (same != null) {
                 w.lockKey = same.lockKey;
                 w.lockLabel = same.lockLabel;
             }
+            if (!owned.isEmpty() && heldThen(owned, w)) continue;
             sink.accept(w);
         }
+    }
+
+    /**
+     * Whether the events record this thread as the owner of {@code w}'s lock while {@code w} would have it waiting:
+     * a thread does not wait for a lock it holds.
+     */
+    private static boolean heldThen(List<Wait> owned, Wait w) {
+        for (Wait o : owned) {
+            if (o.start > w.end) break;
+            if (o.end >= w.start && o.lockKey.equals(w.lockKey)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether samples of this file can show a thread waiting: a CPU profiler samples running threads only, so its
+     * samples at a lock site are a spin or a fast path, never a wait.
+     */
+    private boolean samplesShowWaits(SourceFile f) {
+        String event = f.profilerEvent == null ? "" : f.profilerEvent;
+        return !(f.producers.contains("async-profiler") && (event.contains("cpu") || event.contains("itimer")));
     }
 
     private Wait fromEvent(LockEvent e) {
@@ -192,12 +227,13 @@ public final class WaitFinder {
     }
 
     private void fromSamples(ThreadInfo t, List<Wait> recorded, List<Wait> out) {
+        if (!samplesShowWaits(rec.files.get(t.file()))) return;
         long interval = intervals[t.file()];
         Wait cur = null;
         int r = 0;
         for (Samples.Cursor c = rec.samples.lane(t.id()).cursor(0); c.next(); ) {
             int stack = c.stack();
-            LockWaitSite s = classifier.lockWait(stack);
+            LockWaitSite s = classifier.inferableWait(stack);
             if (s == null) {
                 cur = null;
                 continue;
@@ -213,10 +249,12 @@ public final class WaitFinder {
             Site site = siteOf(t.file(), stack, s);
             if (cur != null && cur.lockKey.equals(site.key) && time <= cur.end + interval + interval / 2) {
                 cur.end = Math.max(cur.end, end);
+                cur.samples += c.weight();
                 continue;
             }
             cur = new Wait(t.file(), t.id(), time, end, site.key, site.label, s.lockType(), site.method, site.frame,
                     stack, false, -1);
+            cur.samples = c.weight();
             out.add(cur);
         }
     }

@@ -75,6 +75,7 @@ public final class HtmlReport {
         }
         if (a.findings().isEmpty()) h.append("<li>No lock contention or storage stall found.</li>\n");
         h.append("</ol></section>\n");
+        locks(v, h);
         if (v.findings().isEmpty()) states(v, h);
         h.append("<div class=\"controls\"><label>Threads <input type=\"text\" id=\"filter\" placeholder=\"filter by name (regex)\"></label>")
                 .append("<button id=\"reset\">Reset zoom</button><span class=\"hint\">wheel: zoom &middot; drag: pan &middot; click: stacks at that moment</span>")
@@ -108,6 +109,44 @@ public final class HtmlReport {
         String href = (filter.length() == 0 ? "#" : "#filter=" + java.net.URLEncoder.encode(filter + ")$", StandardCharsets.UTF_8)
                 .replace("+", "%20") + "&") + "t=" + String.format(Locale.ROOT, "%.2f", f.atNanos() / 1e6);
         return " <a class=\"moment\" href=\"" + esc(href) + "\">show on the timeline</a>";
+    }
+
+    /**
+     * The contended locks, those lock events show apart from those only samples suggest, each with the source of
+     * its waits and the holders explaining at least 10% of them (static, escaped markup).
+     */
+    private static void locks(ReportView v, StringBuilder h) {
+        if (!v.recordedContentions().isEmpty()) {
+            h.append("<section class=\"locks\"><h2>Contended locks (from lock events)</h2>");
+            lockTable(v, v.recordedContentions(), "locks-recorded", h);
+            h.append("</section>\n");
+        }
+        if (!v.inferredContentions().isEmpty()) {
+            h.append("<section class=\"locks inferred\"><h2>Inferred contention (estimates from samples)</h2>");
+            h.append("<p class=\"hint\">").append(v.lockEvents() == 0 ? "This recording has no lock events: " : "No lock event shows these: ")
+                    .append("the waits below were read from samples at lock sites.</p>");
+            lockTable(v, v.inferredContentions(), "locks-inferred", h);
+            h.append("</section>\n");
+        } else if (v.lockEvents() == 0) {
+            h.append("<p class=\"hint\" id=\"no-lock-events\">This recording has no lock events: waits and holders can only be estimated from samples, and none were.</p>\n");
+        }
+    }
+
+    private static void lockTable(ReportView v, List<Contention> cs, String id, StringBuilder h) {
+        Recording rec = v.recording();
+        h.append("<table id=\"").append(id).append("\"><thead><tr><th>lock</th><th>waited</th><th>waits</th><th>threads</th>")
+                .append("<th>source</th><th>holders (share of the waiting)</th></tr></thead><tbody>\n");
+        for (Contention c : cs) {
+            List<String> holders = new ArrayList<>();
+            for (Contention.HolderShare hs : v.mainHolders(c)) {
+                holders.add(String.format(Locale.ROOT, "%s %.0f%% (%s%s)", rec.threadName(hs.thread), 100 * c.share(hs), hs.source(),
+                        hs.inferredCount > 0 ? String.format(Locale.ROOT, ", confidence %.2f", hs.confidence()) : ""));
+            }
+            h.append("<tr><td>").append(esc(c.label)).append("</td><td>").append(esc(Fmt.msText(c.totalWaitNanos))).append("</td><td>")
+                    .append(c.waitCount).append("</td><td>").append(c.waiters().size()).append("</td><td>").append(esc(TextReport.source(c)))
+                    .append("</td><td>").append(esc(holders.isEmpty() ? "unknown" : String.join(", ", holders))).append("</td></tr>\n");
+        }
+        h.append("</tbody></table>");
     }
 
     /** Threads shown in the state table at most: the busiest, as in the text report. */
@@ -202,7 +241,7 @@ public final class HtmlReport {
         ArrayNode locks = d.putArray("locks");
         for (Contention c : a.contentions()) {
             lockIndex.put(c.key, lockIndex.size());
-            locks.addObject().put("label", c.label).put("totalWaitMs", Math.round(c.totalWaitNanos / 1e4) / 100.0);
+            locks.addObject().put("label", c.label).put("totalWaitMs", Math.round(c.totalWaitNanos / 1e4) / 100.0).put("source", c.source());
         }
 
         List<ThreadView> lanes = v.lanes();
@@ -269,6 +308,7 @@ public final class HtmlReport {
             n.put("h", w.holder == null ? -1 : w.holder.thread());
             n.put("how", w.holder == null ? "" : w.holder.how());
             n.put("c", w.holder == null ? 0 : w.holder.confidence());
+            n.put("src", w.source()).put("n", w.samples);
         }
         // Agent spans: all of them, or the longest WAIT_BUDGET in a huge recording.
         List<Span> inView = new ArrayList<>();

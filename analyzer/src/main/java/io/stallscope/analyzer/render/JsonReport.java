@@ -50,6 +50,8 @@ public final class JsonReport {
         root.put("formatVersion", 1);
         root.put("start", Instant.ofEpochSecond(0, origin).toString());
         root.put("durationMs", Fmt.ms(rec.endNanos() - origin));
+        // 0: every wait and holder below is inferred from samples
+        root.put("lockEvents", v.lockEvents());
 
         ArrayNode files = root.putArray("files");
         ArrayNode warnings = root.putArray("warnings");
@@ -93,6 +95,12 @@ public final class JsonReport {
             n.put("totalWaitMs", Fmt.ms(c.totalWaitNanos));
             n.put("longestWaitMs", Fmt.ms(c.longestWaitNanos));
             n.put("waitCount", c.waitCount);
+            // where the waits came from: "recorded" (lock events), "inferred" (samples), "recorded+inferred"
+            n.put("source", c.source());
+            n.put("recordedWaits", c.recordedWaits);
+            n.put("inferredWaits", c.inferredWaits);
+            n.put("inferredSamples", c.inferredSamples);
+            n.put("impact", Math.round(c.impact() / 1e6) / 1.0);
             ArrayNode waiters = n.putArray("waiters");
             for (Contention.Share s : c.waiters()) {
                 ObjectNode w = waiters.addObject();
@@ -107,11 +115,17 @@ public final class JsonReport {
                 n.set("holder", holder(a, h));
             }
             ArrayNode holders = n.putArray("holders");
-            for (Contention.Share s : c.holders()) {
+            for (Contention.HolderShare s : c.holders()) {
                 ObjectNode w = holders.addObject();
                 w.put("thread", rec.threadName(s.thread));
                 w.put("causedWaitMs", Fmt.ms(s.nanos));
                 w.put("waits", s.count);
+                w.put("share", Math.round(c.share(s) * 1000) / 1000.0);
+                w.put("source", s.source());
+                w.put("recordedWaits", s.recordedCount);
+                w.put("inferredWaits", s.inferredCount);
+                if (s.inferredCount > 0) w.put("confidence", s.confidence());
+                else w.putNull("confidence");
             }
         }
 
@@ -124,6 +138,7 @@ public final class JsonReport {
             n.putPOJO("threads", f.threads());
             n.putPOJO("evidence", f.evidence());
             n.put("weightMs", Fmt.ms(f.weightNanos()));
+            n.put("impact", Math.round(f.impact() / 1e6) / 1.0);
             // where the timeline shows it (the op's start, the longest wait, the first stall), null when it has no one moment
             if (fv.hasMoment()) n.put("atMs", Fmt.ms(fv.atNanos()));
             else n.putNull("atMs");
@@ -154,6 +169,7 @@ public final class JsonReport {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("thread", a.recording().threadName(h.thread()));
         n.put("how", h.how());
+        n.put("source", h.how());
         n.put("confidence", h.confidence());
         n.put("syscall", h.op().storage() ? h.op().syscall : null);
         n.putPOJO("frames", a.frameList(h.stack(), FRAMES));

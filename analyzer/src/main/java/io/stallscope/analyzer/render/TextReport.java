@@ -49,6 +49,7 @@ public final class TextReport {
         out.println();
         if (v.findings().isEmpty()) {
             out.println("No lock contention or storage stall found.");
+            inferred(v, out);
             states(v, out);
             spans(a, out);
             return;
@@ -60,21 +61,55 @@ public final class TextReport {
             print(out, String.format("%2d. [%s] ", i++, f.kind()), "    ", f.summary());
             for (String e : f.evidence()) print(out, "      - ", "        ", e);
         }
-        out.println();
-        out.println("Contended locks:");
-        i = 1;
-        for (Contention c : v.contentions()) {
-            print(out, String.format("%2d. ", i++), "      ", String.format("%s: %s waited over %s by %s (longest %s)", c.label,
-                    Fmt.msText(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
-                    Fmt.msText(c.longestWaitNanos)));
-            Holder h = c.mainHolder();
-            if (h == null) {
+        if (!v.recordedContentions().isEmpty()) {
+            out.println();
+            out.println("Contended locks (from lock events), by impact (time waited x threads):");
+            locks(v, v.recordedContentions(), out);
+        }
+        inferred(v, out);
+        spans(a, out);
+    }
+
+    /** The locks only samples show, under their own heading; or, with no lock events, that there are none to show. */
+    private static void inferred(ReportView v, PrintStream out) {
+        if (!v.inferredContentions().isEmpty()) {
+            out.println();
+            out.println(v.lockEvents() == 0
+                    ? "Inferred contention (estimates: this recording has no lock events; read from samples at lock sites):"
+                    : "Inferred contention (estimates: no lock event shows these; read from samples at lock sites):");
+            locks(v, v.inferredContentions(), out);
+        } else if (v.lockEvents() == 0) {
+            out.println();
+            out.println("This recording has no lock events: waits and holders can only be estimated from samples, and none were.");
+        }
+    }
+
+    /** Each lock with where its waits came from, and every holder explaining at least 10% of them. */
+    private static void locks(ReportView v, List<Contention> cs, PrintStream out) {
+        Analysis a = v.analysis();
+        Recording rec = a.recording();
+        int i = 1;
+        for (Contention c : cs) {
+            print(out, String.format("%2d. ", i++), "      ", String.format("%s: %s waited over %s by %s (longest %s); source: %s",
+                    c.label, Fmt.msText(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
+                    Fmt.msText(c.longestWaitNanos), source(c)));
+            List<Contention.HolderShare> holders = v.mainHolders(c);
+            if (c.holders().isEmpty()) {
                 out.println("      holder: unknown (no sample caught a thread inside the locked method)");
-            } else {
-                print(out, "      holder: ", "          ", String.format(Locale.ROOT, "%s (%s%s)%s", rec.threadName(h.thread()), h.how(),
-                        h.how().equals(Holder.INFERRED) ? String.format(Locale.ROOT, ", confidence %.2f", h.confidence()) : "",
-                        h.op().storage() ? " in " + h.op().syscall + "(2)" : ""));
-                for (String fr : a.frameList(h.stack(), 8)) print(out, "          at ", "             ", fr);
+            } else if (holders.isEmpty()) {
+                out.println("      holder: no one thread explains 10% of the waiting (" + Fmt.count(c.holders().size(), "holder") + " seen)");
+            }
+            boolean first = true;
+            for (Contention.HolderShare hs : holders) {
+                Holder h = hs.telling;
+                print(out, "      holder: ", "          ", String.format(Locale.ROOT, "%s (source: %s%s; %.0f%% of the waiting, %s)%s",
+                        rec.threadName(hs.thread), hs.source(),
+                        hs.inferredCount > 0 ? String.format(Locale.ROOT, ", confidence %.2f", hs.confidence()) : "",
+                        100 * c.share(hs), Fmt.count(hs.count, "wait"), h.op().storage() ? " in " + h.op().syscall + "(2)" : ""));
+                if (first) {
+                    for (String fr : a.frameList(h.stack(), 8)) print(out, "          at ", "             ", fr);
+                }
+                first = false;
             }
             StringBuilder ws = new StringBuilder();
             c.waiters().stream().limit(6).forEach(s -> ws.append(ws.length() == 0 ? "" : ", ")
@@ -82,7 +117,13 @@ public final class TextReport {
             if (c.waiters().size() > 6) ws.append(", ... ").append(c.waiters().size() - 6).append(" more");
             print(out, "      waiters: ", "        ", ws.toString());
         }
-        spans(a, out);
+    }
+
+    /** "recorded (12 lock events)", "inferred from 7 samples", or both. */
+    static String source(Contention c) {
+        String recorded = "recorded (" + Fmt.count(c.recordedWaits, "lock event") + ")";
+        String inferred = "inferred from " + Fmt.count(c.inferredSamples, "sample");
+        return c.inferredWaits == 0 ? recorded : c.recordedWaits == 0 ? inferred : recorded + " + " + inferred;
     }
 
     private static void print(PrintStream out, String first, String indent, String text) {

@@ -238,7 +238,8 @@
         var note = document.createElement('div');
         note.className = 'note';
         note.textContent = 'waiting for ' + D.locks[w.lock].label + (w.h >= 0 ? ', held by ' + D.threads[D.threadPos[w.h]].name
-          + ' (' + w.how + (w.how === 'inferred' ? ', confidence ' + w.c.toFixed(2) : '') + ')' : '') + ' for ' + fmt(w.e - w.s);
+          + ' (' + w.how + (w.how === 'inferred' ? ', confidence ' + w.c.toFixed(2) : '') + ')' : '') + ' for ' + fmt(w.e - w.s)
+          + (w.src === 'recorded' ? ' (source: recorded)' : ' (source: inferred from ' + w.n + ' sample' + (w.n === 1 ? '' : 's') + ')');
         div.appendChild(note);
       }
       ops.forEach(function (sp) {

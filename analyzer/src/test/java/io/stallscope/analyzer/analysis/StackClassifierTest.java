@@ -64,4 +64,71 @@ class StackClassifierTest {
         assertThat(io("sun.nio.ch.FileDispatcherImpl.transferTo0", "sun.nio.ch.FileChannelImpl.transferToDirectlyInternal"))
                 .isEqualTo(IoOp.SENDFILE);
     }
+
+    private LockWaitSite inferable(String... names) {
+        int[] f = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            boolean java = names[i].contains(".") && !names[i].startsWith("__") && !names[i].contains("::");
+            f[i] = frames.intern(names[i], names[i].startsWith("kafka.") ? 145 : 0, java);
+        }
+        return classifier.inferableWait(stacks.intern(f));
+    }
+
+    @Test
+    void aProfilersLockCallbackIsNoWait() {
+        // async-profiler's hook around Unsafe.park: the park is recorded as an event, the sample is not a second wait
+        assertThat(inferable("__futex_abstimed_wait_common", "LockTracer::UnsafeParkHook(_JNIEnv*, _jobject*, unsigned char, long)",
+                "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+                "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire", "java.util.concurrent.locks.ReentrantLock.lock",
+                "kafka.log.UnifiedLog.append")).isNull();
+        assertThat(inferable("LockTracer::MonitorContendedEntered(_jvmtiEnv*, JNIEnv_*, _jobject*, _jobject*)",
+                "ObjectMonitor::enter(JavaThread*)", "ObjectSynchronizer::enter", "kafka.log.UnifiedLog.append")).isNull();
+        // the same park without the hook is a wait
+        assertThat(inferable("__futex_abstimed_wait_common", "Parker::park(bool, long)", "jdk.internal.misc.Unsafe.park",
+                "java.util.concurrent.locks.LockSupport.park", "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire",
+                "java.util.concurrent.locks.ReentrantLock.lock", "kafka.log.UnifiedLog.append")).isNotNull();
+    }
+
+    @Test
+    void aReadLocksFastPathIsNoWait() {
+        // tryAcquireShared succeeding: the read lock was free, the thread runs
+        String[] fast = {"java.util.concurrent.locks.ReentrantReadWriteLock$Sync.tryAcquireShared",
+                "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireShared",
+                "java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock", "kafka.server.epoch.LeaderEpochFileCache.latestEntry"};
+        assertThat(classifier.lockWait(stacks.intern(ids(fast)))).as("a lock site").isNotNull();
+        assertThat(inferable(fast)).isNull();
+        assertThat(inferable("jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park",
+                "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireShared",
+                "java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock", "kafka.server.epoch.LeaderEpochFileCache.latestEntry"))
+                .isNotNull();
+    }
+
+    private int[] ids(String... names) {
+        int[] f = new int[names.length];
+        for (int i = 0; i < names.length; i++) f[i] = frames.intern(names[i], names[i].startsWith("kafka.") ? 145 : 0, true);
+        return f;
+    }
+
+    @Test
+    void aSocketReadIsNoFileRead() {
+        assertThat(io("__GI_read", "Java_sun_nio_ch_SocketDispatcher_read0", "sun.nio.ch.SocketDispatcher.read0",
+                "sun.nio.ch.IOUtil.readIntoNativeBuffer", "sun.nio.ch.IOUtil.read", "sun.nio.ch.SocketChannelImpl.read",
+                "org.apache.kafka.common.network.PlaintextTransportLayer.read")).isEqualTo(IoOp.SOCKET);
+        assertThat(io("__GI_read", "Java_sun_nio_ch_NioSocketImpl_read0", "sun.nio.ch.NioSocketImpl.read0",
+                "sun.nio.ch.NioSocketImpl.implRead", "sun.nio.ch.NioSocketImpl.read", "java.net.Socket$SocketInputStream.read"))
+                .isEqualTo(IoOp.SOCKET);
+    }
+
+    @Test
+    void fsyncNeedsASampleInTheCall() {
+        // Java code under FileChannelImpl.force, running before the call: no fsync
+        assertThat(io("sun.nio.ch.FileChannelImpl.ensureOpen", "sun.nio.ch.FileChannelImpl.force",
+                "org.apache.kafka.common.record.FileRecords.flush")).isEqualTo(IoOp.NONE);
+        assertThat(io("sun.nio.ch.FileChannelImpl.force", "org.apache.kafka.common.record.FileRecords.flush")).isEqualTo(IoOp.NONE);
+        // in the JDK's native method (a JFR sample's top), or in the syscall below it
+        assertThat(io("sun.nio.ch.FileDispatcherImpl.force0", "sun.nio.ch.FileChannelImpl.force")).isEqualTo(IoOp.FSYNC);
+        assertThat(io("fdatasync", "Java_sun_nio_ch_FileDispatcherImpl_force0", "sun.nio.ch.FileDispatcherImpl.force0",
+                "sun.nio.ch.FileChannelImpl.force")).isEqualTo(IoOp.FSYNC);
+        assertThat(io("java.io.FileDescriptor.sync0", "java.io.FileDescriptor.sync")).isEqualTo(IoOp.FSYNC);
+    }
 }

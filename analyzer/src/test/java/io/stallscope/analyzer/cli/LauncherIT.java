@@ -43,7 +43,7 @@ class LauncherIT {
         Result r = launch("report", Fixtures.file("async-profiler-2.9-kafka-broker-cpu-lock-alloc.jfr").toString(),
                 Fixtures.file("jdk21-default.jfr").toString(), "--json", json.toString(), "--html", html.toString(), "--top", "3");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("Contended locks:");
+        assertThat(r.out()).contains("Contended locks (from lock events)");
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         assertThat(root.get("files")).hasSize(2);
         assertThat(root.get("contentions").size()).isBetween(1, 3);

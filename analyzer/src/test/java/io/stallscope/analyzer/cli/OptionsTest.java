@@ -113,11 +113,11 @@ class OptionsTest {
         assertThat(toStdout.code()).as(toStdout.err()).isZero();
         assertThat(toStdout.out()).isEqualTo(Files.readString(file));
         assertThat(new ObjectMapper().readTree(toStdout.out()).get("contentions")).isNotEmpty();
-        assertThat(toFile.out()).contains("Contended locks:");
+        assertThat(toFile.out()).contains("Contended locks (from lock events)");
 
         CliRun html = CliRun.of("report", jfr.toString(), "--html", "-");
         assertThat(html.code()).as(html.err()).isZero();
-        assertThat(html.out()).startsWith("<!doctype html>").doesNotContain("Contended locks:");
+        assertThat(html.out()).startsWith("<!doctype html>").doesNotContain("Findings, most important first:");
 
         CliRun both = CliRun.of("report", jfr.toString(), "--json", "-", "--html", "-");
         assertThat(both.code()).isEqualTo(2);

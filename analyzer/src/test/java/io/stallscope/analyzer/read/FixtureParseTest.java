@@ -88,20 +88,22 @@ class FixtureParseTest {
     }
 
     @Test
-    void kafkaBrokerLockRecordingYieldsItsContendedLocks() throws IOException {
-        // cpu+lock+alloc with a 10 ms lock threshold: no lock event passed it, so the locks come from samples
-        // caught in lock acquisition (monitor enter, ReentrantReadWriteLock) on broker threads.
+    void kafkaBrokerCpuRecordingInventsNoLockWaits() throws IOException {
+        // Despite its name this cpu+alloc recording has no lock event. A CPU profiler samples running threads only:
+        // its samples at lock sites (ReentrantReadWriteLock's tryAcquireShared, a monitor's enter) are fast paths,
+        // not waits, so no contention may come of them.
         Recording rec = new Recording();
         JfrFileReader.read(Fixtures.file("async-profiler-2.9-kafka-broker-cpu-lock-alloc.jfr"), rec, null);
+        assertThat(rec.locks).isEmpty();
+        io.stallscope.analyzer.analysis.StackClassifier classifier =
+                new io.stallscope.analyzer.analysis.StackClassifier(rec.frames, rec.stacks);
+        long atLockSites = java.util.stream.IntStream.range(0, rec.stacks.size()).filter(s -> classifier.lockWait(s) != null).count();
+        assertThat(atLockSites).as("stacks at a lock site, each once taken for a 10 ms wait").isGreaterThanOrEqualTo(6);
         io.stallscope.analyzer.analysis.Analysis a = io.stallscope.analyzer.analysis.Analyzer.analyze(rec,
                 io.stallscope.analyzer.analysis.Options.defaults());
         assertThat(rec.files.get(0).sampleIntervalNanos).isEqualTo(10_000_000L);
-        assertThat(a.contentions()).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(a.contentions()).anyMatch(c -> c.lockType.equals("monitor") && c.site.startsWith("kafka."));
-        assertThat(a.contentions()).anyMatch(c -> c.lockType.contains("ReentrantReadWriteLock") && c.site.startsWith("kafka."));
-        assertThat(a.contentions().stream().flatMap(c -> c.waiters().stream()).map(s -> rec.threadName(s.thread)))
-                .anyMatch(n -> n.startsWith("data-plane-kafka-request-handler-"));
-        assertThat(a.findings()).anyMatch(f -> f.kind().equals("contended-locks"));
+        assertThat(a.contentions()).isEmpty();
+        assertThat(a.findings()).noneMatch(f -> f.kind().equals("contended-locks"));
     }
 
     @Test

@@ -34,7 +34,8 @@ class TextReportTest {
     @Test
     void linesFitAndCountsAgree() throws Exception {
         String text = text(Recorder.asyncProfiler("monitor"));
-        assertThat(text).contains("Findings, most important first:").contains("Contended locks:");
+        assertThat(text).contains("Findings, most important first:").contains("Contended locks (from lock events)")
+                .contains("source: recorded").containsPattern("holder: \\S+ \\(source: (recorded|inferred)");
         List<String> lines = text.lines().toList();
         // A line may pass the width only when it is one unbreakable word after its indent (a very long frame).
         assertThat(lines).allMatch(l -> l.length() <= TextWrap.WIDTH || !l.strip().contains(" "), "fits " + TextWrap.WIDTH + " columns");
@@ -49,6 +50,7 @@ class TextReportTest {
         // The program's threads only (--threads ^states-): the JVM's own idle threads would tie with the idle two.
         String text = text(Recorder.wallOnly(), new Options(Pattern.compile("^states-"), Long.MIN_VALUE, Long.MAX_VALUE, 0, 10));
         assertThat(text).contains(", 0 lock events").contains("No lock contention or storage stall found.")
+                .contains("This recording has no lock events")
                 .contains("Thread states (3 threads sampled");
         List<String> lines = text.lines().toList();
         int busy = indexOf(lines, "states-busy");

@@ -106,6 +106,6 @@ class ThreadCountTest {
         Report r3 = report(jfr, 3);
         assertThat(r3.out()).isEqualTo(r1.out());
         assertThat(r3.json()).isEqualTo(r1.json());
-        assertThat(r1.out()).contains("Contended locks:");
+        assertThat(r1.out()).contains("Contended locks (from lock events)");
     }
 }

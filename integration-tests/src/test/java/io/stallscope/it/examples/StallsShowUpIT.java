@@ -254,10 +254,9 @@ class StallsShowUpIT {
     @Test
     void analyzerNamesBothStalls() {
         assertThat(kinds(rolls)).contains("stalled-op-under-lock", "fsync-on-produce-path", "holder-blocked-in-file-io");
-        // first: an op of the roll on a request handler, others waiting for its lock (what it sat in varies:
-        // mostly fsync(2), sometimes the snapshot's write(2) on this loaded machine)
-        assertThat(rolls.path("findings").get(0).path("kind").asText()).isEqualTo("stalled-op-under-lock");
-        assertThat(rolls.path("findings").get(0).path("summary").asText())
+        // an op of the roll on a request handler, others waiting for its lock (what it sat in varies: mostly fsync(2),
+        // sometimes the snapshot's write(2) on this loaded machine); findings are ranked by impact, so it need not be first
+        assertThat(finding(rolls, "stalled-op-under-lock").path("summary").asText())
             .containsPattern("^(log_roll|snapshot_take|snapshot_write) [0-9.]+ ms on data-plane-kafka-request-handler-")
             .contains(TOPIC + "-0");
         assertThat(finding(rolls, "fsync-on-produce-path").path("summary").asText()).contains("during a segment roll");

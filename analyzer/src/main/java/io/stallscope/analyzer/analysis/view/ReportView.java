@@ -54,10 +54,33 @@ public final class ReportView {
         return findings;
     }
 
-    /** The top contended locks (--top). */
+    /** The top contended locks (--top), those lock events show first, by impact. */
     public List<Contention> contentions() {
         return top(analysis.contentions(), analysis.options().top());
     }
+
+    /** The top locks (--top) that lock events show waited for (some of their waits may be inferred too). */
+    public List<Contention> recordedContentions() {
+        return top(analysis.contentions().stream().filter(c -> !c.inferredOnly()).toList(), analysis.options().top());
+    }
+
+    /** The top locks (--top) that only samples show waited for: estimates, listed apart. */
+    public List<Contention> inferredContentions() {
+        return top(analysis.contentions().stream().filter(Contention::inferredOnly).toList(), analysis.options().top());
+    }
+
+    /** Lock events in the recording (JFR's monitor enter and park, async-profiler's lock events). */
+    public long lockEvents() {
+        return analysis.recording().locks.size();
+    }
+
+    /** The holders that explain at least {@link #SHOWN_HOLDER_SHARE} of the waiting on {@code c}, most first. */
+    public List<Contention.HolderShare> mainHolders(Contention c) {
+        return c.holders().stream().filter(h -> c.share(h) >= SHOWN_HOLDER_SHARE).toList();
+    }
+
+    /** A holder explaining less of a lock's waiting than this is left out of the text's holder list. */
+    public static final double SHOWN_HOLDER_SHARE = 0.10;
 
     /** The stacks of the waiting threads, each weighted by how long it waited. */
     public StackTree waitingStacks() {
