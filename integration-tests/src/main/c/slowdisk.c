@@ -11,6 +11,9 @@
  *   SLOWDISK_READ_MS_PER_MIB  ... plus this much per MiB not resident (the disk's transfer rate;
  *                          decimals allowed: 8.4 is a 125 MB/s disk)
  *   SLOWDISK_LOG           optional file: one line per call that matched a pattern
+ *   SLOWDISK_FAIL_PATHS    extended regex on the fd's path: fsync/fdatasync on matching files fail with EIO
+ *   SLOWDISK_FAIL_TRIGGER  ... from the moment this file exists (switchable at run time), without syncing:
+ *                          a disk whose writeback failed (simulated: the data is still in the page cache)
  *
  * What a cold read simulates (a spinning disk, no device cache, nothing queued behind it):
  * - Residency is asked of the kernel with mincore(2) on a temporary read-only mapping of the range,
@@ -204,15 +207,45 @@ static void before_fsync(const char *call, int fd) {
     sleep_ms((double) fsync_ms);
 }
 
+static int fail_on;
+static regex_t fail_re;
+static const char *fail_trigger;
+
+static void fail_init(void) {
+    fail_trigger = getenv("SLOWDISK_FAIL_TRIGGER");
+    fail_on = fail_trigger != NULL && *fail_trigger != '\0' && env_regex("SLOWDISK_FAIL_PATHS", &fail_re);
+}
+
+/* 1 when this fsync is to fail with EIO: a matching path while the trigger file exists. */
+static int fails(const char *call, int fd) {
+    if (!fail_on || access(fail_trigger, F_OK) != 0) return 0;
+    char path[4096];
+    if (!fd_path(fd, path, sizeof path) || regexec(&fail_re, path, 0, NULL, 0) != 0) return 0;
+    log_call(call, -1.0, 0, path);
+    return 1;
+}
+
+static pthread_once_t fail_once = PTHREAD_ONCE_INIT;
+
 int fsync(int fd) {
     pthread_once(&once, init);
+    pthread_once(&fail_once, fail_init);
     before_fsync("fsync", fd);
+    if (fails("fsync_eio", fd)) {
+        errno = EIO;
+        return -1;
+    }
     return real_fsync(fd);
 }
 
 int fdatasync(int fd) {
     pthread_once(&once, init);
+    pthread_once(&fail_once, fail_init);
     before_fsync("fdatasync", fd);
+    if (fails("fdatasync_eio", fd)) {
+        errno = EIO;
+        return -1;
+    }
     return real_fdatasync(fd);
 }
 

@@ -49,6 +49,9 @@ public final class ReferenceTables {
                 + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_advice_failed`, `skipped_io_error`, "
                 + "with `mitigate.prefetch.ahead.bytes` `ahead_warmed`, `ahead_dropped`, `ahead_REASON`, "
                 + "with `mitigate.prefetch.check.locks=true` `lock_checked` and `under_partition_lock`; "
+                + "roll-flush: `deferred`, `flushed`, `flushed_renamed` (its log dir was renamed meanwhile), `vanished`, "
+                + "`io_error`, `inline_max_pending`, `inline_detached`; segment-flush-delay: `deferred`, "
+                + "`dropped_deleted_log` (a delayed flush of a log renamed for deletion, not run); "
                 + "`error` in any"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
             + "into the page cache"},

@@ -12,7 +12,6 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.utility.JavaModule;
 
-import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,29 +127,25 @@ public final class Mitigations {
         return status.isEmpty() ? "mitigations off" : "mitigations [" + String.join("; ", status) + "]";
     }
 
-    /** Stops deferring, makes every deferred snapshot durable, and restores Kafka's code. */
+    /**
+     * Stops deferring, makes every deferred snapshot durable (each one that fails is one line in the
+     * broker's log; the others are still synced), and restores Kafka's code.
+     */
     public void stop() {
         SegmentFlushDelayHooks.uninstall();
         FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
         if (warmer != null) {
             warmer.close();
         }
+        // closed before it is flushed: a roll past the switch fsyncs inline, none defers after this sync
         PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
-        flush(pending);
+        if (pending != null) {
+            for (String failure : pending.flushAll()) {
+                log.error("roll-flush: a deferred producer-state snapshot is not durable on detach: " + failure);
+            }
+        }
         if (transformer != null) {
             transformer.reset(instrumentation, AgentBuilder.RedefinitionStrategy.RETRANSFORMATION);
-        }
-        flush(pending); // a roll already past the switch when it flipped may have deferred one more
-    }
-
-    private void flush(PendingSnapshots pending) {
-        if (pending == null) {
-            return;
-        }
-        try {
-            pending.flush(null);
-        } catch (IOException e) {
-            log.error("roll-flush: a deferred snapshot fsync failed on detach (" + e + ")");
         }
     }
 }

@@ -14,6 +14,9 @@ public final class RollFlushHooks {
     private static volatile MitigationMetrics metrics;
     private static final ThreadLocal<int[]> ROLL_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
     private static final ThreadLocal<File> WRITING = new ThreadLocal<>();
+    private static final ThreadLocal<Object> ROLLING_LOG = new ThreadLocal<>();
+    /** The log flush this thread is in ({log, upToOffset}), until its first segment flush runs the barrier. */
+    private static final ThreadLocal<Object[]> FLUSHING = new ThreadLocal<>();
 
     private RollFlushHooks() {
     }
@@ -23,21 +26,29 @@ public final class RollFlushHooks {
         pending = snapshots;
     }
 
-    /** Stops deferring; returns what was pending so the caller can flush it. */
+    /**
+     * Stops deferring; returns what was pending so the caller can flush it. Closed first, so a roll that
+     * read {@code pending} before the switch flipped fsyncs inline instead of deferring after the final sync.
+     */
     static PendingSnapshots uninstall() {
         PendingSnapshots was = pending;
+        if (was != null) {
+            was.close();
+        }
         pending = null;
         return was;
     }
 
-    public static void rollEntered() {
-        ROLL_DEPTH.get()[0]++;
+    public static void rollEntered(Object log) {
+        if (ROLL_DEPTH.get()[0]++ == 0) {
+            ROLLING_LOG.set(log);
+        }
     }
 
     public static void rollExited() {
         int[] depth = ROLL_DEPTH.get();
-        if (depth[0] > 0) {
-            depth[0]--;
+        if (depth[0] > 0 && --depth[0] == 0) {
+            ROLLING_LOG.remove();
         }
     }
 
@@ -57,7 +68,7 @@ public final class RollFlushHooks {
         File snapshot = WRITING.get();
         if (snapshots != null && snapshot != null) {
             try {
-                if (snapshots.defer(snapshot)) {
+                if (snapshots.defer(snapshot, ROLLING_LOG.get())) {
                     return;
                 }
             } catch (Throwable t) {
@@ -68,12 +79,38 @@ public final class RollFlushHooks {
     }
 
     /**
+     * On entering Log.flush(long) / UnifiedLog.flush(long, boolean): the barrier is not run here but at the
+     * first segment flush inside it, which is inside Kafka's maybeHandleIOException, so that an I/O error
+     * of the deferred fsync takes the log dir offline as the same error in the roll does without the agent.
+     */
+    public static void logFlushEntered(Object log, long upToOffset) {
+        PendingSnapshots snapshots = pending;
+        if (snapshots != null && snapshots.size() + snapshots.failedCount() > 0) {
+            FLUSHING.set(new Object[] {log, upToOffset});
+        }
+    }
+
+    public static void logFlushExited() {
+        FLUSHING.remove();
+    }
+
+    /** On entering LogSegment.flush(): inside a log's flush, the first one runs that flush's barrier. */
+    public static void segmentFlushEntered() throws IOException {
+        Object[] flushing = FLUSHING.get();
+        if (flushing == null) {
+            return;
+        }
+        FLUSHING.remove();
+        beforeFlush(flushing[0], (Long) flushing[1]);
+    }
+
+    /**
      * Before a flush of this log up to {@code upToOffset} (and before it marks that recovery point): its
      * snapshots up to that offset become durable.
      */
     public static void beforeFlush(Object log, long upToOffset) throws IOException {
         PendingSnapshots snapshots = pending;
-        if (snapshots == null || snapshots.size() == 0) {
+        if (snapshots == null || snapshots.size() + snapshots.failedCount() == 0) {
             return;
         }
         File dir;

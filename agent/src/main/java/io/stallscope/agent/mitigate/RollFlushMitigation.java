@@ -6,7 +6,9 @@ import io.stallscope.agent.kafka.Resolution;
 import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.mitigate.advice.FlushBarrierAdvice;
 import io.stallscope.agent.mitigate.advice.FlushUpToBarrierAdvice;
+import io.stallscope.agent.mitigate.advice.LogFlushMarkAdvice;
 import io.stallscope.agent.mitigate.advice.RollMarkAdvice;
+import io.stallscope.agent.mitigate.advice.SegmentFlushBarrierAdvice;
 import io.stallscope.agent.mitigate.advice.SnapshotWriteMarkAdvice;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.MemberSubstitution;
@@ -27,8 +29,10 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
  *
  * <p>Woven in: roll marks the thread; inside writeSnapshot the call to FileChannel.force is replaced by
  * {@link RollFlushHooks#force}, which remembers the file instead when the thread is in a roll; the
- * log's flush (and LocalLog.markFlushed) first fsyncs that log's remembered snapshots up to the offset
- * it flushes to, no later ones (markFlushed runs under the partition lock).
+ * log's flush (at its first LogSegment.flush, and LocalLog.markFlushed) first fsyncs that log's remembered
+ * snapshots up to the offset it flushes to, no later ones (markFlushed runs under the partition lock).
+ * Both run inside Kafka's maybeHandleIOException, so an I/O error takes the log dir offline as without
+ * the agent.
  */
 final class RollFlushMitigation {
     private final String notNeeded;
@@ -54,8 +58,9 @@ final class RollFlushMitigation {
             flushTarget = KafkaTargets.UNIFIED_LOG_FLUSH;
             flush = shapes.resolve(flushTarget);
         }
+        Resolution segmentFlush = shapes.resolve(KafkaTargets.SEGMENT_FLUSH);
         Resolution missing = !snapshot.isResolved() ? snapshot : !roll.isResolved() ? roll
-            : !sameClass(flush, roll) ? flush : null;
+            : !sameClass(flush, roll) ? flush : !segmentFlush.isResolved() ? segmentFlush : null;
         if (missing != null) {
             return new RollFlushMitigation(null, "skipped: no " + missing.target().describe() + " of the expected shape ("
                 + (missing.isResolved() ? "in " + missing.declaringClass() + ", not in " + roll.declaringClass()
@@ -69,8 +74,11 @@ final class RollFlushMitigation {
             .on(writeSnapshot));
         m.transformations.add(snapshot.declaringClass(), Advice.to(SnapshotWriteMarkAdvice.class).on(writeSnapshot));
         m.transformations.add(roll.declaringClass(), Advice.to(RollMarkAdvice.class).on(KafkaTargets.ROLL_WITH_OPTION.shape()));
+        // the fsync runs at the log flush's first segment flush: inside Kafka's maybeHandleIOException
         m.transformations.add(flush.declaringClass(), Advice.to(flushTarget == KafkaTargets.LOG_FLUSH
-            ? FlushBarrierAdvice.class : FlushUpToBarrierAdvice.class).on(flushTarget.shape()));
+            ? LogFlushMarkAdvice.class : FlushUpToBarrierAdvice.class).on(flushTarget.shape()));
+        m.transformations.add(segmentFlush.declaringClass(),
+            Advice.to(SegmentFlushBarrierAdvice.class).on(KafkaTargets.SEGMENT_FLUSH.shape()));
         Resolution markFlushed = shapes.resolve(KafkaTargets.LOCAL_LOG_MARK_FLUSHED);
         if (markFlushed.isResolved()) {
             m.transformations.add(markFlushed.declaringClass(),

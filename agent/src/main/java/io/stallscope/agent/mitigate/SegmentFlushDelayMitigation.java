@@ -1,8 +1,10 @@
 package io.stallscope.agent.mitigate;
 
+import io.stallscope.agent.kafka.KafkaTarget;
 import io.stallscope.agent.kafka.KafkaTargets;
 import io.stallscope.agent.kafka.Resolution;
 import io.stallscope.agent.kafka.TargetResolver;
+import io.stallscope.agent.mitigate.advice.DelayedFlushDropAdvice;
 import io.stallscope.agent.mitigate.advice.ScheduleDelayAdvice;
 import io.stallscope.agent.mitigate.advice.ScheduleDelayWithUnitAdvice;
 import net.bytebuddy.asm.Advice;
@@ -10,7 +12,8 @@ import net.bytebuddy.asm.Advice;
 /**
  * mitigate.segment.flush.delay: every roll schedules a flush of the rolled segment right away, and its
  * fsync competes with the appends that follow. Deferred by a bounded delay, the kernel's writeback has
- * usually written the pages by then and the fsync finds little to do. The flush is never dropped.
+ * usually written the pages by then and the fsync finds little to do. The flush is dropped only when its
+ * log was renamed for deletion meanwhile (see {@link SegmentFlushDelayHooks#dropFlush}).
  */
 final class SegmentFlushDelayMitigation {
     private final String description;
@@ -36,6 +39,13 @@ final class SegmentFlushDelayMitigation {
         if (scala.isResolved()) {
             m.transformations.add(scala.declaringClass(),
                 Advice.to(ScheduleDelayWithUnitAdvice.class).on(KafkaTargets.SCALA_SCHEDULER_SCHEDULE.shape()));
+        }
+        // the delayed job's flush, dropped when its log was renamed for deletion meanwhile (4.1+: not covered)
+        for (KafkaTarget flush : new KafkaTarget[] {KafkaTargets.LOG_FLUSH, KafkaTargets.UNIFIED_LOG_FLUSH}) {
+            Resolution r = shapes.resolve(flush);
+            if (r.isResolved()) {
+                m.transformations.add(r.declaringClass(), Advice.to(DelayedFlushDropAdvice.class).on(flush.shape()));
+            }
         }
         return m;
     }

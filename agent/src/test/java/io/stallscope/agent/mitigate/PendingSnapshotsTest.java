@@ -6,10 +6,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A flush makes durable the deferred snapshots its recovery point relies on (offset at most what it
@@ -52,6 +55,74 @@ class PendingSnapshotsTest {
         pending.flush(null, Long.MAX_VALUE);
         assertThat(pending.size()).isZero();
         assertThat(PendingSnapshots.offset(new File("00000000000000001234.snapshot"))).isEqualTo(1234);
+    }
+
+    @Test
+    void detachSyncsEveryHealthySnapshotPastAFailureAndNoRollDefersAfterIt(@TempDir Path tmp) throws Exception {
+        Path log = Files.createDirectories(tmp.resolve("topic-0"));
+        // a symlink to itself: open() fails with ELOOP, an IOException that is not "no such file"
+        File broken = Files.createSymbolicLink(log.resolve(String.format("%020d.snapshot", 50)),
+            Path.of(String.format("%020d.snapshot", 50))).toFile();
+        for (int i = 1; i <= 8; i++) {
+            pending.defer(snapshot(log, i * 100L));
+        }
+        pending.defer(broken);
+        assertThat(pending.size()).isEqualTo(9);
+
+        pending.close();
+        assertThat(pending.defer(snapshot(log, 5000))).as("after the final sync a roll fsyncs inline").isFalse();
+        List<String> failures = pending.flushAll();
+
+        assertThat(failures).hasSize(1);
+        assertThat(failures.get(0)).contains(broken.getName());
+        assertThat(flushed()).as("every healthy one, whatever the map's order").isEqualTo(8);
+        assertThat(pending.size()).isZero();
+    }
+
+    @Test
+    void aFailedFsyncStaysFailedForItsLog(@TempDir Path tmp) throws Exception {
+        Path log = Files.createDirectories(tmp.resolve("topic-0"));
+        Path link = log.resolve(String.format("%020d.snapshot", 50));
+        File broken = Files.createSymbolicLink(link, link.getFileName()).toFile();
+        pending.defer(broken);
+
+        assertThatThrownBy(() -> pending.flush(log.toFile(), 100)).isInstanceOf(IOException.class);
+        // the file is fine again (on Linux a new descriptor's fsync after a writeback error usually returns 0)
+        Files.delete(link);
+        Files.write(link, new byte[] {1});
+        assertThatThrownBy(() -> pending.flush(log.toFile(), 200))
+            .as("the recovery point must never pass a snapshot whose fsync failed").isInstanceOf(IOException.class);
+        pending.flush(Files.createDirectories(tmp.resolve("other-0")).toFile(), 200); // other logs go on
+        assertThat(pending.flushAll()).hasSize(1);
+    }
+
+    @Test
+    void aSnapshotFollowsItsLogsRename(@TempDir Path tmp) throws Exception {
+        Path future = Files.createDirectories(tmp.resolve("topic-0.abc-future"));
+        RenamedLog log = new RenamedLog(future.toFile());
+        assertThat(pending.defer(snapshot(future, 100), log)).isTrue();
+
+        Path current = tmp.resolve("topic-0");
+        Files.move(future, current); // what Kafka's renameDir does on the promotion of a -future log
+        log.dir = current.toFile();
+
+        pending.flush(current.toFile(), 100);
+        assertThat(pending.size()).as("the pending set empties").isZero();
+        assertThat(registry.counter(MitigationMetrics.EVENTS, "mitigation", "roll-flush", "event", "flushed_renamed")
+            .count()).as("synced at its new path, not counted as vanished").isEqualTo(1);
+    }
+
+    /** The one method of Kafka's Log/UnifiedLog that PendingSnapshots uses: dir(), which a rename changes. */
+    public static final class RenamedLog {
+        volatile File dir;
+
+        RenamedLog(File dir) {
+            this.dir = dir;
+        }
+
+        public File dir() {
+            return dir;
+        }
     }
 
     private double flushed() {

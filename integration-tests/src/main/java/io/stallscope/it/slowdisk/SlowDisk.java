@@ -31,6 +31,9 @@ public final class SlowDisk {
     private String writePaths;
     private Duration writeDelay = Duration.ZERO;
     private Path writeTrigger;
+    /** fsync failure (fault tests): set by {@link #failFsyncOnTrigger}. */
+    private String failPaths;
+    private Path failTrigger;
 
     /** A 7200 rpm disk: a seek (plus half a rotation) per cold extent, 125 MB/s of transfer. */
     public static final Duration HDD_SEEK = Duration.ofMillis(8);
@@ -75,6 +78,8 @@ public final class SlowDisk {
         d.writePaths = writePaths;
         d.writeDelay = writeDelay;
         d.writeTrigger = writeTrigger;
+        d.failPaths = failPaths;
+        d.failTrigger = failTrigger;
         return d;
     }
 
@@ -97,7 +102,27 @@ public final class SlowDisk {
         d.writePaths = pathRegex;
         d.writeDelay = delay;
         d.writeTrigger = trigger.toAbsolutePath();
+        d.failPaths = failPaths;
+        d.failTrigger = failTrigger;
         return d;
+    }
+
+    /**
+     * fsync and fdatasync of files matching the regex fail with EIO, without syncing, from the moment the
+     * trigger file exists ({@link #failFsyncsNow()}): a disk whose writeback failed. Simulated: the data is
+     * still in the page cache, as after a real writeback error.
+     */
+    public SlowDisk failFsyncOnTrigger(String pathRegex, Path trigger) {
+        SlowDisk d = withWriteOf(new SlowDisk(fsyncPaths, fsyncDelay, readPaths, coldReadDelay, coldReadSeek,
+            coldReadMsPerMib, log));
+        d.failPaths = pathRegex;
+        d.failTrigger = trigger.toAbsolutePath();
+        return d;
+    }
+
+    /** From now on, matching fsyncs fail with EIO. */
+    public void failFsyncsNow() throws IOException {
+        Files.write(failTrigger, new byte[0]);
     }
 
     /** Arms the one-shot write delay: the next matching write is delayed and disarms it. */
@@ -128,6 +153,10 @@ public final class SlowDisk {
             env.put("SLOWDISK_WRITE_PATHS", writePaths);
             env.put("SLOWDISK_WRITE_MS", Long.toString(writeDelay.toMillis()));
             env.put("SLOWDISK_WRITE_TRIGGER", writeTrigger.toString());
+        }
+        if (failPaths != null) {
+            env.put("SLOWDISK_FAIL_PATHS", failPaths);
+            env.put("SLOWDISK_FAIL_TRIGGER", failTrigger.toString());
         }
         if (log != null) {
             env.put("SLOWDISK_LOG", log.toAbsolutePath().toString());

@@ -4,9 +4,9 @@ import io.stallscope.agent.mitigate.RollFlushHooks;
 import net.bytebuddy.asm.Advice;
 
 /**
- * On Log.flush(long offset) (2.8) and LocalLog.markFlushed(long recoveryPoint) (3.x): the log's deferred
- * snapshots up to that offset are fsynced before the recovery point can move to it. Not suppressed: an
- * I/O error must fail the flush, as Kafka 3.7's flushProducerStateSnapshot does.
+ * On LocalLog.markFlushed(long recoveryPoint) (3.x), which runs inside UnifiedLog.flush's
+ * maybeHandleIOException: the log's deferred snapshots up to that offset are fsynced before the recovery
+ * point can move to it. Not suppressed: an I/O error must fail the flush and reach Kafka's handler.
  */
 public final class FlushBarrierAdvice {
     private FlushBarrierAdvice() {
