@@ -27,6 +27,12 @@ class WorkloadInputsTest {
     }
 
     @Test
+    void aMissingContainerIsNamed() {
+        assertThatThrownBy(() -> StallscopeAgent.attach(null)).hasMessageContaining("container is null")
+                .hasMessageContaining("before start()");
+    }
+
+    @Test
     void evictionAndCapturesNameWhatIsMissing() {
         GenericContainer<?> c = new GenericContainer<>("localhost/not-started:1");
         assertThatThrownBy(() -> PageCacheEviction.evictSegments(c, "data/orders-0")).hasMessageContaining("absolute path");
