@@ -142,6 +142,8 @@ public final class AgentOptions {
         }
         if (profile) {
             args.put("profile", "on");
+            // a fixed place AgentCaptures copies from, whatever the image's log directory
+            args.put("profile.dir", AgentCaptures.DIR);
         }
         if (slowThreshold != null) {
             args.put("slow.threshold", micros(slowThreshold));

@@ -38,8 +38,11 @@ public final class StallscopeAgent {
 
     /** Puts the agent into a container that has not started yet. */
     public static StallscopeAgent attach(GenericContainer<?> container, AgentOptions options) {
-        Objects.requireNonNull(container, "container");
-        Objects.requireNonNull(options, "options");
+        if (container == null) {
+            throw new IllegalArgumentException("container is null: pass the KafkaContainer (or GenericContainer running"
+                    + " kafka.Kafka) before start(), e.g. StallscopeAgent.attach(kafka, options)");
+        }
+        Objects.requireNonNull(options, "options: AgentOptions.defaults() or a copy of it");
         if (container.getContainerId() != null) {
             throw new IllegalStateException("container " + container.getDockerImageName() + " has started already:"
                     + " attach the agent before start() (before @Container or the extension starts it)");

@@ -15,7 +15,7 @@ class AgentOptionsTest {
                 .mitigate(Mitigation.ROLL_FLUSH).profile(true).slowThreshold(Duration.ofMillis(20))
                 .metricsPort(9500).agentArgs();
         assertThat(args).isEqualTo("prometheus=0.0.0.0:9500,strict=true,ops=records_append,log_roll,topic.labels=true,"
-                + "mitigate=roll-flush,profile=on,slow.threshold=20000us");
+                + "mitigate=roll-flush,profile=on,profile.dir=/tmp/stallscope-captures,slow.threshold=20000us");
     }
 
     @Test
