@@ -57,6 +57,14 @@ public final class PowerCutDisk implements AutoCloseable {
         return disk.launchWrapper();
     }
 
+    /**
+     * Writes everything the disk's file system holds in memory back to the device ({@code sync -f}): what was
+     * written before this is in every later cut, as on a disk in use long enough for the kernel's writeback.
+     */
+    public void sync() {
+        Commands.run("sync", "-f", disk.mountPoint().toString());
+    }
+
     /** Cuts the power now: the image of what the device held at this instant, on the shelf. */
     public Path cut() {
         Path copy = cuts.resolve("cut-" + seq.incrementAndGet() + ".img");

@@ -7,11 +7,11 @@ import org.junit.jupiter.api.Assumptions;
  * fails under CI=true (scripts/provision.sh installs what can be installed) and is a skip, with the reason
  * printed, elsewhere.
  */
-final class RealDiskRequirement {
+public final class RealDiskRequirement {
     private RealDiskRequirement() {
     }
 
-    static void assumeAvailable() {
+    public static void assumeAvailable() {
         RealDisk.unavailableReason().ifPresent(why -> {
             if ("true".equals(System.getenv("CI"))) {
                 throw new AssertionError("CI=true and " + why);
