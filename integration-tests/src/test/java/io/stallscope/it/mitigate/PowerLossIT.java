@@ -126,12 +126,12 @@ class PowerLossIT {
                 List<String> failed = new ArrayList<>();
                 for (Cut cut : cuts) {
                     try {
-                        System.out.println(recover(broker, data, disk, cut, context));
-                    } catch (AssertionError e) {
+                        report(recover(broker, data, disk, cut, context));
+                    } catch (AssertionError | RuntimeException e) {
                         // the other cuts still count: each is its own power loss
-                        System.out.println("POWERLOSS " + version + " " + SET + " " + FS.kernelName() + " cut " + cut.n()
-                            + ": FAILED " + e.getMessage().replace('\n', ' '));
-                        failed.add(e.getMessage());
+                        report("POWERLOSS " + version + " " + SET + " " + FS.kernelName() + " cut " + cut.n()
+                            + ": FAILED " + String.valueOf(e.getMessage()).replace('\n', ' '));
+                        failed.add(String.valueOf(e.getMessage()));
                     }
                 }
                 assertThat(failed).as(context + ": cuts whose recovery failed a check").isEmpty();
@@ -145,12 +145,20 @@ class PowerLossIT {
         try (RealDisk copy = disk.open(cut.image())) {
             Path kafka = copy.mountPoint().resolve("kafka");
             long recoveryPoint = recoveryPoint(kafka);
+            String segments = segments(kafka.resolve(TOPIC + "-0")); // as the cut left them, for a failure's message
             Files.delete(data);
             Files.createSymbolicLink(data, kafka);
             long logFrom = Files.exists(broker.logFile()) ? Files.size(broker.logFile()) : 0;
-            broker.start(); // log recovery runs here
-            List<Long> log = LogContents.sequences(broker, TOPIC, Duration.ofSeconds(120));
-            broker.kill();
+            List<Long> log;
+            try {
+                broker.start(); // log recovery runs here
+                log = LogContents.sequences(broker, TOPIC, Duration.ofSeconds(120));
+            } catch (AssertionError e) {
+                throw new AssertionError(at + ": " + e.getMessage() + "; recovery point " + recoveryPoint
+                    + "; segments in the cut (base offset:bytes) " + segments, e);
+            } finally {
+                broker.kill(); // before the copy is unmounted, and so the next cut can start it again
+            }
             String brokerLog = since(broker.logFile(), logFrom);
             for (int i = 0; i < log.size(); i++) {
                 if (log.get(i) != i) {
@@ -165,6 +173,34 @@ class PowerLossIT {
                 broker.spec().version(), SET, FS.kernelName(), cut.n(), cut.ackedBefore(), recoveryPoint, log.size(),
                 lost, lost / (double) RATE, count(SNAPSHOT_REJECTED, brokerLog), count(SEGMENT_RECOVERED, brokerLog),
                 cut.agentCounters());
+        }
+    }
+
+    /**
+     * Prints a cut's line and appends it to target/bench/power-loss.lines, where scripts/bench-power-loss reads
+     * it: failsafe keeps the output of a rerun test only, and a failed cut's line matters as much.
+     */
+    private static void report(String line) throws Exception {
+        System.out.println(line);
+        Path lines = Files.createDirectories(Path.of(System.getProperty("stallscope.it.target", "target"), "bench"))
+            .resolve("power-loss.lines");
+        Files.writeString(lines, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /** "0:1048000 1986:1047552 ..." for the partition's .log files. */
+    private static String segments(Path partitionDir) throws Exception {
+        if (!Files.isDirectory(partitionDir)) {
+            return "(no " + partitionDir.getFileName() + ")";
+        }
+        try (var files = Files.list(partitionDir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().map(f -> {
+                try {
+                    return Long.parseLong(f.getFileName().toString().replace(".log", "")) + ":" + Files.size(f);
+                } catch (java.io.IOException e) {
+                    return f.getFileName() + ":?";
+                }
+            }).collect(java.util.stream.Collectors.joining(" "));
         }
     }
 
