@@ -94,6 +94,20 @@ public final class RealDisk implements AutoCloseable {
      * it under {@code dir}, and a cgroup for it with no limits yet. First undoes what crashed runs left.
      */
     public static RealDisk create(FsType fs, long sizeBytes, Path dir) {
+        return make(fs, sizeBytes, null, dir);
+    }
+
+    /**
+     * Mounts a file system image that already holds one (e.g. a copy of another disk's image, as a power cut
+     * left it: {@link PowerCutDisk}) on a new loop device under {@code dir}, without mkfs; the mount replays
+     * the file system's journal as after a crash. XFS is mounted with {@code nouuid}, as the copy has the
+     * original's UUID. Closing it deletes the image like any other.
+     */
+    public static RealDisk attach(FsType fs, Path existingImage, Path dir) {
+        return make(fs, 0, existingImage, dir);
+    }
+
+    private static RealDisk make(FsType fs, long sizeBytes, Path existingImage, Path dir) {
         unavailableReason().ifPresent(why -> {
             throw new IllegalStateException(why);
         });
@@ -102,20 +116,29 @@ public final class RealDisk implements AutoCloseable {
         Path image;
         try {
             Files.createDirectories(dir);
-            image = dir.toAbsolutePath().resolve(id + ".img");
+            image = existingImage != null ? existingImage.toAbsolutePath() : dir.toAbsolutePath().resolve(id + ".img");
+            if (existingImage != null) {
+                sizeBytes = Files.size(image);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
         }
         DiskState state = DiskState.create(id, image);
         try {
-            try (RandomAccessFile f = new RandomAccessFile(image.toFile(), "rw")) {
-                f.setLength(sizeBytes); // sparse: only what the file system writes takes space
+            if (existingImage == null) {
+                try (RandomAccessFile f = new RandomAccessFile(image.toFile(), "rw")) {
+                    f.setLength(sizeBytes); // sparse: only what the file system writes takes space
+                }
             }
             // Direct I/O on the backing file: no second copy of every page in the host's page cache, so
             // a page evicted from the loop file system is really read from the disk again.
-            boolean directIo = true;
+            boolean directIo = existingImage == null;
             String device;
-            try {
+            if (!directIo) {
+                // a copy is only read back once: and direct I/O would give the loop device the shelf's 4 KiB
+                // sectors, which an XFS made with 512-byte sectors refuses to mount
+                device = Commands.run("losetup", "--find", "--show", image.toString());
+            } else try {
                 device = Commands.run("losetup", "--find", "--show", "--direct-io=on", image.toString());
             } catch (IllegalStateException e) {
                 directIo = false; // e.g. an image on tmpfs, which has no O_DIRECT
@@ -123,15 +146,22 @@ public final class RealDisk implements AutoCloseable {
             }
             state.set("device", device);
             String majMin = Files.readString(Path.of("/sys/block", Path.of(device).getFileName().toString(), "dev")).trim();
-            List<String> mkfs = new ArrayList<>();
-            mkfs.add(fs.mkfs());
-            mkfs.addAll(fs.mkfsOptions());
-            mkfs.add(device);
-            Commands.run(mkfs.toArray(String[]::new));
+            if (existingImage == null) {
+                List<String> mkfs = new ArrayList<>();
+                mkfs.add(fs.mkfs());
+                mkfs.addAll(fs.mkfsOptions());
+                mkfs.add(device);
+                Commands.run(mkfs.toArray(String[]::new));
+            }
             Path mount = dir.toAbsolutePath().resolve(id + ".mnt");
             Files.createDirectories(mount);
             state.set("mount", mount.toString());
-            Commands.run("mount", "-t", fs.kernelName(), device, mount.toString());
+            if (existingImage != null && fs == FsType.XFS) {
+                // the copy carries the original's UUID, and XFS refuses a second mount of one UUID
+                Commands.run("mount", "-t", fs.kernelName(), "-o", "nouuid", device, mount.toString());
+            } else {
+                Commands.run("mount", "-t", fs.kernelName(), device, mount.toString());
+            }
             StringBuilder why = new StringBuilder();
             BlockIoCgroup root = BlockIoCgroup.hierarchyRoot(why).orElseThrow(() -> new IllegalStateException(why.toString()));
             state.set("cgroup", root.dir().resolve(id).toString());
@@ -166,6 +196,11 @@ public final class RealDisk implements AutoCloseable {
 
     public Path mountPoint() {
         return mountPoint;
+    }
+
+    /** The image file behind the loop device. */
+    public Path image() {
+        return Path.of(state.get("image"));
     }
 
     /** The loop device, e.g. "/dev/loop3". */

@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.stream.Stream;
 
 /**
@@ -14,7 +15,8 @@ import java.util.stream.Stream;
  * and every new disk first undoes the disks of JVMs that died without theirs (their state files).
  */
 public final class RealDiskReaper {
-    private static final Set<RealDisk> OPEN = ConcurrentHashMap.newKeySet();
+    /** Newest first: a disk made on another's file system (PowerCutDisk's shelf) is undone before that one. */
+    private static final Deque<RealDisk> OPEN = new ConcurrentLinkedDeque<>();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(RealDiskReaper::closeOpen, "stallscope-realdisk-reaper"));
@@ -24,7 +26,7 @@ public final class RealDiskReaper {
     }
 
     static void track(RealDisk d) {
-        OPEN.add(d);
+        OPEN.addFirst(d);
     }
 
     static void untrack(RealDisk d) {
@@ -39,7 +41,9 @@ public final class RealDiskReaper {
         List<String> report = new ArrayList<>();
         List<Path> files;
         try (Stream<Path> s = Files.list(DiskState.directory())) {
-            files = s.filter(f -> f.getFileName().toString().endsWith(".state")).toList();
+            // newest first (stallscope-PID-SEQ.state), as the shutdown hook closes them
+            files = s.filter(f -> f.getFileName().toString().endsWith(".state"))
+                .sorted(Comparator.comparingLong(RealDiskReaper::sequence).reversed()).toList();
         } catch (IOException e) {
             return List.of("cannot list " + DiskState.directory() + ": " + e.getMessage());
         }
@@ -54,6 +58,15 @@ public final class RealDiskReaper {
             });
         }
         return report;
+    }
+
+    private static long sequence(Path stateFile) {
+        String name = stateFile.getFileName().toString().replace(".state", "");
+        try {
+            return Long.parseLong(name.substring(name.lastIndexOf('-') + 1));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static void closeOpen() {
