@@ -65,7 +65,8 @@ class LauncherIT {
     void progressGoesToATerminalOnly() throws Exception {
         Path script = Paths.get("/usr/bin/script");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(script), "util-linux script(1) not installed");
-        // A few MB of recording (the same chunk twenty times), so that the run lasts a few ticks.
+        // A few MB of recording (the same chunk twenty times), so that the run lasts a few ticks: the reader still
+        // reads every copy to find it repeats the first.
         byte[] chunk = Files.readAllBytes(Fixtures.file("async-profiler-3.0-wall-20ms.jfr"));
         Path big = dir.resolve("twenty.jfr");
         try (var out = Files.newOutputStream(big)) {
@@ -79,13 +80,14 @@ class LauncherIT {
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         assertThat(Files.readString(typescript)).containsPattern("analyzer: (reading twenty.jfr \\[|analysing)");
-        assertThat(Files.readString(dir.resolve("report.txt"))).contains("20 chunks");
+        assertThat(Files.readString(dir.resolve("report.txt"))).contains("19 chunks repeat an earlier chunk");
 
-        // The same run with stderr not a terminal: nothing but the report.
+        // The same run with stderr not a terminal: no progress line (the repeated chunks' warning stays).
         Path err = dir.resolve("err.txt");
         Process q = new ProcessBuilder("bash", "-c", cmd).redirectError(err.toFile()).start();
         assertThat(q.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(q.exitValue()).isZero();
-        assertThat(Files.readString(err)).isEmpty();
+        assertThat(Files.readString(err)).doesNotContainPattern("analyzer: (reading|analysing)")
+                .contains("19 chunks repeat an earlier chunk");
     }
 }
