@@ -121,8 +121,8 @@ public final class TextReport {
     }
 
     /**
-     * "lock of log orders-0 (412 of 677 waits)", or of several logs each with its waits: the topic-partitions the
-     * holders' agent ops were on during the waits. Null when none was.
+     * "lock of log orders-0 (412 of 677 waits, 93% of the time waited)", or of several logs each with its waits and
+     * time: the topic-partitions the holders' agent ops were on during the waits. Null when none was.
      */
     static String logs(Contention c) {
         if (c.logs.isEmpty()) return null;
@@ -130,7 +130,8 @@ public final class TextReport {
         for (int i = 0; i < c.logs.size(); i++) {
             var l = c.logs.get(i);
             if (i > 0) sb.append(", ");
-            sb.append(l.log()).append(" (").append(l.waits()).append(i == 0 ? " of " + Fmt.count(c.waitCount, "wait") : "").append(')');
+            sb.append(l.log()).append(" (").append(l.waits()).append(i == 0 ? " of " + Fmt.count(c.waitCount, "wait") + ", " : ", ")
+                    .append(Fmt.pct(l.nanos(), c.totalWaitNanos)).append(i == 0 ? " of the time waited)" : ")");
         }
         return sb.toString();
     }

@@ -224,6 +224,12 @@ class LogLockNamesTest {
         }
     }
 
+    /** A share as the report writes it: whole percent, never rounding a part to nothing or to everything. */
+    private static String pct(long n, long total) {
+        double p = 100.0 * n / total;
+        return p < 1 ? "<1%" : p > 99 && n < total ? ">99%" : String.format(java.util.Locale.ROOT, "%.0f%%", p);
+    }
+
     private static long nanos(java.time.Instant t) {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
@@ -239,13 +245,15 @@ class LogLockNamesTest {
         assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
         Contention a = lock(OrdersZeroLog.class);
         Contention b = lock(SharedLog.class);
-        String named = "lock of log orders-0 (" + a.logs.get(0).waits() + " of " + a.waitCount + " waits)";
+        String named = "lock of log orders-0 (" + a.logs.get(0).waits() + " of " + a.waitCount + " waits, "
+                + pct(a.logs.get(0).nanos(), a.totalWaitNanos) + " of the time waited)";
         String text = out.toString(StandardCharsets.UTF_8);
         // right under the lock's own lines (wrapped), before its holders
         String block = text.substring(text.indexOf(a.label.substring(0, 40)));
         assertThat(block.substring(0, block.indexOf("holder: "))).contains(named);
-        assertThat(text).contains("lock of logs " + b.logs.get(0).log() + " (" + b.logs.get(0).waits() + " of " + b.waitCount + " waits), "
-                + b.logs.get(1).log() + " (" + b.logs.get(1).waits() + ")");
+        assertThat(text).contains("lock of logs " + b.logs.get(0).log() + " (" + b.logs.get(0).waits() + " of " + b.waitCount + " waits, "
+                + pct(b.logs.get(0).nanos(), b.totalWaitNanos) + " of the time waited), "
+                + b.logs.get(1).log() + " (" + b.logs.get(1).waits() + ", " + pct(b.logs.get(1).nanos(), b.totalWaitNanos) + ")");
         assertThat(text.substring(text.indexOf("Contended locks"), text.indexOf("Agent ops"))).doesNotContain("orders-5", "orders-9");
 
         JsonNode root = new ObjectMapper().readTree(json.toFile());
