@@ -48,7 +48,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stays in target/captures (async-profiler-lock-VERSION.jfr).
  */
 class BrokerLockRecordingIT {
-    static final String VERSION = "3.9.2";
+    /** -Dstallscope.lockrecording.version runs it on another Kafka (CI: 3.9.2). */
+    static final String VERSION = System.getProperty("stallscope.lockrecording.version", "3.9.2");
+    /** Where Kafka takes a log's lock, as the analyzer's LogLockPartitions knows it. */
+    static final Pattern LOG_SITE = Pattern.compile("(kafka\\.log|org\\.apache\\.kafka\\.storage\\.internals\\.log)\\.(UnifiedLog|Log|LocalLog)\\$?\\..*");
     static final String TOPIC = "locks";
     static final Duration WRITE_STALL = Duration.ofMillis(30);
     static final long STALL_EVERY_MS = 150;
@@ -105,9 +108,9 @@ class BrokerLockRecordingIT {
         assertThat(report.eventCount("jdk.JavaMonitorEnter")).as("async-profiler's lock events").isPositive();
         JsonNode top = null;
         for (JsonNode c : report.json.path("contentions")) {
-            if (c.path("site").asText().startsWith("kafka.log.") && top == null) top = c;
+            if (LOG_SITE.matcher(c.path("site").asText()).matches() && top == null) top = c;
         }
-        assertThat(top).as("a lock taken in kafka.log: " + report.text).isNotNull();
+        assertThat(top).as("a lock taken in Kafka's log classes: " + report.text).isNotNull();
         assertThat(top.path("source").asText()).isEqualTo("recorded");
         assertThat(top.path("recordedWaits").asInt()).isEqualTo(top.path("waitCount").asInt()).isGreaterThan(5);
 
