@@ -36,6 +36,7 @@ public final class Analyzer {
         classifier.precompute();
         timing.step("sort+intervals+classify");
         SpanStalls spans = new SpanStalls(rec.spans, o);
+        LogLockPartitions logs = new LogLockPartitions(rec.spans);
         WaitFinder.Recorded recorded = new WaitFinder(rec, classifier, intervals).recorded();
         HolderAttributor holders = new HolderAttributor(rec, classifier, intervals, siteMethods(rec, classifier, recorded));
         timing.step("site indexes");
@@ -47,7 +48,7 @@ public final class Analyzer {
         List<Worker> workers;
         try {
             workers = Parallel.run(units, () -> new Worker(rec, o, classifier, intervals, holders.worker()), (w, u) -> {
-                Part p = new Part(spans.part());
+                Part p = new Part(spans.part(), logs.tally());
                 if (u < recordedUnits) {
                     List<Wait> all = recorded.all();
                     for (Wait wait : all.subList(u * RECORDED_PER_UNIT, Math.min(all.size(), (u + 1) * RECORDED_PER_UNIT))) {
@@ -67,6 +68,7 @@ public final class Analyzer {
 
         timing.step("waits+holders");
         Map<String, Contention> byLock = new LinkedHashMap<>();
+        LogLockPartitions.Tally logTally = logs.tally();
         for (Part p : parts) {
             p.byLock.forEach((k, c) -> {
                 Contention mine = byLock.get(k);
@@ -74,6 +76,7 @@ public final class Analyzer {
                 else mine.merge(c);
             });
             spans.merge(p.spans);
+            logTally.merge(p.logs);
         }
         // The same filter as Worker.handle: the convoy counts only waits the analysis counts.
         spans.addConvoys(recorded.all(), w -> w.end >= o.from() && w.start <= o.to() && w.duration() >= o.minWaitNanos()
@@ -82,6 +85,7 @@ public final class Analyzer {
         // A total order: the workers' lists come in whatever order their threads finished.
         waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread).thenComparing(LongestWaits.ORDER));
         List<Contention> contentions = new ArrayList<>(byLock.values());
+        contentions.forEach(c -> c.logs = logTally.of(c.key));
         // By impact (time waited times threads waiting), the ties by total wait, then by key for a total order.
         Map<Contention, Double> impact = new java.util.IdentityHashMap<>();
         contentions.forEach(c -> impact.put(c, c.impact()));
@@ -114,9 +118,11 @@ public final class Analyzer {
     private static final class Part {
         final Map<String, Contention> byLock = new LinkedHashMap<>();
         final SpanStalls spans;
+        final LogLockPartitions.Tally logs;
 
-        Part(SpanStalls spans) {
+        Part(SpanStalls spans, LogLockPartitions.Tally logs) {
             this.spans = spans;
+            this.logs = logs;
         }
     }
 
@@ -142,6 +148,7 @@ public final class Analyzer {
             holders.attribute(w);
             p.byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
             p.spans.add(w);
+            if (w.holder != null) p.logs.add(w.lockKey, w.siteMethod, w.holder.thread(), w.start, w.end);
             retained.offer(w);
         }
     }

@@ -24,6 +24,8 @@ public final class Contention {
     public int recordedWaits;
     public int inferredWaits;
     public long inferredSamples;
+    /** The Kafka logs whose ops the holders were in during the waits (LogLockPartitions); empty when none. */
+    public List<LogLockPartitions.Share> logs = List.of();
     // Indexed by thread id: a contention storm adds millions of waits, a map would box each one.
     private Share[] waiters = new Share[16];
     private HolderShare[] holders = new HolderShare[16];

@@ -142,7 +142,8 @@ public final class HtmlReport {
                 holders.add(String.format(Locale.ROOT, "%s %.0f%% (%s%s)", rec.threadName(hs.thread), 100 * c.share(hs), hs.source(),
                         hs.inferredCount > 0 ? String.format(Locale.ROOT, ", confidence %.2f", hs.confidence()) : ""));
             }
-            h.append("<tr><td>").append(esc(c.label)).append("</td><td>").append(esc(Fmt.msText(c.totalWaitNanos))).append("</td><td>")
+            String logs = TextReport.logs(c);
+            h.append("<tr><td>").append(esc(c.label)).append(logs == null ? "" : "<br><span class=\"log\">" + esc(logs) + "</span>").append("</td><td>").append(esc(Fmt.msText(c.totalWaitNanos))).append("</td><td>")
                     .append(c.waitCount).append("</td><td>").append(c.waiters().size()).append("</td><td>").append(esc(TextReport.source(c)))
                     .append("</td><td>").append(esc(holders.isEmpty() ? "unknown" : String.join(", ", holders))).append("</td></tr>\n");
         }

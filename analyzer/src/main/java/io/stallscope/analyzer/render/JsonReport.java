@@ -91,6 +91,9 @@ public final class JsonReport {
             ObjectNode n = contentions.addObject();
             n.put("lock", c.label);
             n.put("lockType", c.lockType);
+            // the Kafka logs whose agent ops the holders were in during the waits, with the waits each explains
+            ArrayNode logs = n.putArray("logs");
+            for (var l : c.logs) logs.addObject().put("log", l.log()).put("waits", l.waits()).put("waitMs", Fmt.ms(l.nanos()));
             n.put("site", c.site);
             n.put("totalWaitMs", Fmt.ms(c.totalWaitNanos));
             n.put("longestWaitMs", Fmt.ms(c.longestWaitNanos));

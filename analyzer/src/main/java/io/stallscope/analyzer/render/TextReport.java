@@ -93,6 +93,7 @@ public final class TextReport {
             print(out, String.format("%2d. ", i++), "      ", String.format("%s: %s waited over %s by %s (longest %s); source: %s",
                     c.label, Fmt.msText(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
                     Fmt.msText(c.longestWaitNanos), source(c)));
+            if (!c.logs.isEmpty()) print(out, "      ", "        ", logs(c));
             List<Contention.HolderShare> holders = v.mainHolders(c);
             if (c.holders().isEmpty()) {
                 out.println("      holder: unknown (no sample caught a thread inside the locked method)");
@@ -117,6 +118,22 @@ public final class TextReport {
             if (c.waiters().size() > 6) ws.append(", ... ").append(c.waiters().size() - 6).append(" more");
             print(out, "      waiters: ", "        ", ws.toString());
         }
+    }
+
+    /**
+     * "lock of log orders-0 (412 of 677 waits, 93% of the time waited)", or of several logs each with its waits and
+     * time: the topic-partitions the holders' agent ops were on during the waits. Null when none was.
+     */
+    static String logs(Contention c) {
+        if (c.logs.isEmpty()) return null;
+        StringBuilder sb = new StringBuilder(c.logs.size() == 1 ? "lock of log " : "lock of logs ");
+        for (int i = 0; i < c.logs.size(); i++) {
+            var l = c.logs.get(i);
+            if (i > 0) sb.append(", ");
+            sb.append(l.log()).append(" (").append(l.waits()).append(i == 0 ? " of " + Fmt.count(c.waitCount, "wait") + ", " : ", ")
+                    .append(Fmt.pct(l.nanos(), c.totalWaitNanos)).append(i == 0 ? " of the time waited)" : ")");
+        }
+        return sb.toString();
     }
 
     /** "recorded (12 lock events)", "inferred from 7 samples", or both. */

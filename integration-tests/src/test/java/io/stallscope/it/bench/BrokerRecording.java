@@ -148,7 +148,7 @@ public final class BrokerRecording {
      * Runs an async-profiler command in the broker's JVM: the library is already loaded ({@code -agentpath}),
      * so JVMTI.agent_load calls its Agent_OnAttach with the command, as asprof does.
      */
-    static void profiler(Path javaHome, long pid, Path library, String command) throws IOException, InterruptedException {
+    public static void profiler(Path javaHome, long pid, Path library, String command) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(javaHome.resolve("bin/jcmd").toString(), Long.toString(pid), "JVMTI.agent_load",
             library.toString(), "\"" + command + "\"").redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
