@@ -30,6 +30,8 @@ public final class Breakdown {
     private final Map<String, Boolean> dirClean = new ConcurrentHashMap<>();
     private volatile long endedNanos;
     private volatile long signalNanos;
+    private volatile long stopBeganNanos;
+    private volatile long stopEndedNanos;
     private volatile int expectedLogs = -1;
     volatile Object jfrEvent;
 
@@ -112,6 +114,22 @@ public final class Breakdown {
 
     void signalAt(long nanos) {
         signalNanos = nanos;
+    }
+
+    /** The whole stop: from the signal (or the broker's shutdown call) to the end of the broker's shutdown. */
+    void serverStopped(long began, long ended) {
+        stopBeganNanos = began;
+        stopEndedNanos = ended;
+    }
+
+    /** From the signal (or the broker's shutdown call) to the end of the broker's shutdown; 0 until it ended. */
+    long wholeStop() {
+        return stopEndedNanos == 0 ? 0 : stopEndedNanos - stopBeganNanos;
+    }
+
+    /** What the broker stopped after the log manager: 0 until its shutdown ended. */
+    long afterLogManager() {
+        return stopEndedNanos == 0 ? 0 : stopEndedNanos - endedNanos;
     }
 
     void expectLogs(int logs) {

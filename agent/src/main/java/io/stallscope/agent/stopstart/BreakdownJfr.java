@@ -40,4 +40,17 @@ final class BreakdownJfr implements BreakdownReporter.BreakdownJfrSink {
         e.slowestLogs = BreakdownLines.slowest(b);
         e.commit();
     }
+
+    /** An instant event at the very end of the broker's shutdown: the whole stop and what followed the log manager. */
+    @Override
+    public void serverStopped(Breakdown b) {
+        StopStartEvent e = new StopStartEvent();
+        if (!e.isEnabled()) {
+            return;
+        }
+        e.kind = "stop end";
+        e.total = b.wholeStop();
+        e.afterLogManager = b.afterLogManager();
+        e.commit();
+    }
 }

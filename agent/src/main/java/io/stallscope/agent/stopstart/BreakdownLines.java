@@ -59,6 +59,16 @@ final class BreakdownLines {
         return lines;
     }
 
+    /** "stop breakdown, end: 2.1 s from the start of shutdown to the end of the broker's; after the log manager 0.4 s ...". */
+    static String end(Breakdown b) {
+        long whole = b.wholeStop();
+        long logManagerPart = whole - b.afterLogManager();
+        return "stop breakdown, end: " + sec(whole) + (b.signal() != 0 && b.signal() < b.began()
+                ? " from the start of shutdown" : " from the broker's shutdown call")
+            + " to the end of the broker's shutdown; up to the end of the log manager's " + sec(logManagerPart)
+            + ", after it " + sec(b.afterLogManager()) + " (controller, raft, what Kafka stops last); the JVM exits next";
+    }
+
     static List<String> start(Breakdown b) {
         List<String> lines = new ArrayList<>();
         long loading = b.ended() - b.began();

@@ -22,13 +22,18 @@ public final class StopStartEvent extends Event {
     public static final String NAME = "stallscope.StopStartBreakdown";
 
     @Label("Kind")
-    @Description("stop or start")
+    @Description("stop, start, or stop end (the end of the broker's shutdown: total and after the log manager)")
     public String kind;
 
     @Label("Since Shutdown Began")
-    @Description("From the JVM's shutdown (signal) to the end of the log manager's stop; the log manager's time if none")
+    @Description("From the JVM's shutdown (signal) to the end of the log manager's stop (stop end: of the broker's); the log manager's time if none")
     @Timespan(Timespan.NANOSECONDS)
     public long total;
+
+    @Label("After Log Manager")
+    @Description("stop end: from the end of the log manager's stop to the end of the broker's (controller, raft)")
+    @Timespan(Timespan.NANOSECONDS)
+    public long afterLogManager;
 
     @Label("Flushing Logs")
     @Timespan(Timespan.NANOSECONDS)

@@ -22,6 +22,9 @@ final class StopStartRecorder {
     private final ThreadLocal<String[]> currentLog = new ThreadLocal<>();
     private volatile Breakdown stop;
     private volatile Breakdown start;
+    /** The last stop's breakdown, until the broker's own shutdown ends (its end line). */
+    private volatile Breakdown lastStop;
+    private volatile long serverStopBegan;
     private volatile long shutdownHookNanos;
 
     StopStartRecorder(BreakdownReporter reporter) {
@@ -39,6 +42,11 @@ final class StopStartRecorder {
                 return outer(p, () -> beginStop(self));
             case LOAD_LOGS:
                 return outer(p, this::beginStart);
+            case SERVER_STOP:
+                return outer(p, () -> {
+                    serverStopBegan = System.nanoTime();
+                    lastStop = null;
+                });
             case LOAD_LOG: {
                 Breakdown b = start;
                 if (b == null) {
@@ -85,6 +93,9 @@ final class StopStartRecorder {
                 return;
             case LOAD_LOGS:
                 endStart(now);
+                return;
+            case SERVER_STOP:
+                endServerStop(now);
                 return;
             default:
                 break;
@@ -151,7 +162,21 @@ final class StopStartRecorder {
         }
         b.end(now);
         stop = null;
+        lastStop = b;
         reporter.ended(b);
+    }
+
+    /** The broker's shutdown returned: what followed the log manager (controller, raft, the rest) ends here. */
+    private void endServerStop(long now) {
+        Breakdown b = lastStop;
+        long began = serverStopBegan;
+        lastStop = null;
+        if (b == null || began == 0) {
+            return; // no log manager stopped inside it (not a broker, or the agent attached mid-stop)
+        }
+        long signal = b.signal();
+        b.serverStopped(signal != 0 && signal < began ? signal : began, now);
+        reporter.serverStopped(b);
     }
 
     private void beginStart() {

@@ -43,6 +43,23 @@ class BreakdownLinesTest {
     }
 
     @Test
+    void theEndLineCoversTheStopUpToTheEndOfTheBrokersShutdown() {
+        Breakdown b = new Breakdown("stop", 1_000 * MS);
+        b.signalAt(900 * MS);
+        b.end(1_300 * MS);
+        b.serverStopped(900 * MS, 1_750 * MS);
+        assertThat(BreakdownLines.end(b)).isEqualTo("stop breakdown, end: 0.850 s from the start of shutdown to the end"
+            + " of the broker's shutdown; up to the end of the log manager's 0.400 s, after it 0.450 s (controller,"
+            + " raft, what Kafka stops last); the JVM exits next");
+
+        Breakdown inProcess = new Breakdown("stop", 1_000 * MS);
+        inProcess.end(1_100 * MS);
+        inProcess.serverStopped(950 * MS, 1_200 * MS);
+        assertThat(BreakdownLines.end(inProcess)).startsWith("stop breakdown, end: 0.250 s from the broker's shutdown"
+            + " call to the end of the broker's shutdown; up to the end of the log manager's 0.150 s, after it 0.100 s");
+    }
+
+    @Test
     void aStartSaysWhetherThePreviousStopWasCleanAndWhatWasRecovered() {
         Breakdown b = new Breakdown("start", 0);
         b.previousStop("/data/a", true);
