@@ -66,7 +66,8 @@ final class BreakdownLines {
         return "stop breakdown, end: " + sec(whole) + (b.signal() != 0 && b.signal() < b.began()
                 ? " from the start of shutdown" : " from the broker's shutdown call")
             + " to the end of the broker's shutdown; up to the end of the log manager's " + sec(logManagerPart)
-            + ", after it " + sec(b.afterLogManager()) + " (controller, raft, what Kafka stops last); the JVM exits next";
+            + ", after it " + sec(b.afterLogManager())
+            + " (controller, raft or ZooKeeper client, what Kafka stops last); the JVM exits next";
     }
 
     static List<String> start(Breakdown b) {

@@ -148,7 +148,9 @@ final class StopStartRecorder {
         Breakdown b = new Breakdown("stop", System.nanoTime());
         long hook = shutdownHookNanos;
         if (hook != 0) {
-            b.signalAt(hook);
+            // Kafka's own hook may call the broker's shutdown before the agent's hook runs: the earlier of the two
+            long server = serverStopBegan;
+            b.signalAt(server != 0 && server < hook ? server : hook);
         }
         b.expectLogs(logCount(logManager));
         stop = b;
@@ -171,6 +173,7 @@ final class StopStartRecorder {
         Breakdown b = lastStop;
         long began = serverStopBegan;
         lastStop = null;
+        serverStopBegan = 0;
         if (b == null || began == 0) {
             return; // no log manager stopped inside it (not a broker, or the agent attached mid-stop)
         }

@@ -50,7 +50,7 @@ class BreakdownLinesTest {
         b.serverStopped(900 * MS, 1_750 * MS);
         assertThat(BreakdownLines.end(b)).isEqualTo("stop breakdown, end: 0.850 s from the start of shutdown to the end"
             + " of the broker's shutdown; up to the end of the log manager's 0.400 s, after it 0.450 s (controller,"
-            + " raft, what Kafka stops last); the JVM exits next");
+            + " raft or ZooKeeper client, what Kafka stops last); the JVM exits next");
 
         Breakdown inProcess = new Breakdown("stop", 1_000 * MS);
         inProcess.end(1_100 * MS);
