@@ -25,6 +25,7 @@ public final class Breakdown {
     private final Map<String, AtomicInteger> dirLogs = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> logNanos = new ConcurrentHashMap<>();
     private final Map<Thread, Closing> closing = new ConcurrentHashMap<>();
+    private final AtomicLong bytesFlushed = new AtomicLong();
     private final AtomicInteger uncleanDirs = new AtomicInteger();
     private final AtomicInteger cleanDirs = new AtomicInteger();
     private final Map<String, Boolean> dirClean = new ConcurrentHashMap<>();
@@ -110,6 +111,17 @@ public final class Breakdown {
         if (logDir != null && dirClean.size() < MAX_DIRS && dirClean.putIfAbsent(logDir, clean) == null) {
             (clean ? cleanDirs : uncleanDirs).incrementAndGet();
         }
+    }
+
+    void addBytesFlushed(long bytes) {
+        if (bytes > 0) {
+            bytesFlushed.addAndGet(bytes);
+        }
+    }
+
+    /** The sizes of the segments the stop's log flushes wrote (each whole, so at most that much was dirty). */
+    long bytesFlushed() {
+        return bytesFlushed.get();
     }
 
     void signalAt(long nanos) {

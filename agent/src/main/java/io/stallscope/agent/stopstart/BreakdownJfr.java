@@ -35,6 +35,7 @@ final class BreakdownJfr implements BreakdownReporter.BreakdownJfrSink {
         e.logs = stop ? b.count(Phase.LOG_CLOSE) : b.count(Phase.LOAD_LOG);
         e.segments = stop ? b.count(Phase.SEGMENT_CLOSE) : b.count(Phase.SEGMENT_RECOVER);
         e.indexFilesTrimmed = b.count(Phase.INDEX_TRIM);
+        e.bytesFlushed = stop ? b.bytesFlushed() : 0;
         e.previousStop = stop ? null : BreakdownLines.previousStop(b);
         e.perLogDir = BreakdownLines.perDir(b);
         e.slowestLogs = BreakdownLines.slowest(b);

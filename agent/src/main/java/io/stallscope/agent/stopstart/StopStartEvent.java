@@ -1,6 +1,7 @@
 package io.stallscope.agent.stopstart;
 
 import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
@@ -80,6 +81,11 @@ public final class StopStartEvent extends Event {
 
     @Label("Index Files Trimmed")
     public long indexFilesTrimmed;
+
+    @Label("Bytes Flushed")
+    @Description("stop: the sizes of the segments the logs' flushes wrote (each whole: at most that much was dirty)")
+    @DataAmount
+    public long bytesFlushed;
 
     @Label("Previous Stop")
     @Description("start: clean, NOT clean in ..., or unknown")

@@ -68,6 +68,9 @@ final class StopStartRecorder {
                 }
                 return timed(p, logOfDir(SubjectPaths.pathOf(self)), p == Phase.LOG_CLOSE ? b : null);
             }
+            case SEGMENT_FLUSH:
+                // only the segments the stop's log flush writes, not the rolls' flushes on other threads meanwhile
+                return stop == null || depth.get()[Phase.FLUSH.ordinal()] == 0 ? StopStartHooks.SKIP : timed(p, null, null);
             case CHECKPOINT:
             case SEGMENT_CLOSE:
                 return stop == null ? StopStartHooks.SKIP : timed(p, null, null);
@@ -107,6 +110,9 @@ final class StopStartRecorder {
         String[] log = currentLog.get();
         String logDir = p == Phase.CHECKPOINT ? pathOf(arg0) : log == null ? null : log[1];
         b.add(p, took, logDir);
+        if (p == Phase.SEGMENT_FLUSH) {
+            b.addBytesFlushed(SegmentSize.of(self));
+        }
         if (p == Phase.FLUSH || p == Phase.LOG_CLOSE || p == Phase.LOAD_LOG) {
             if (log != null) {
                 b.addLog(log[0], log[1], took, p != Phase.FLUSH);

@@ -26,6 +26,10 @@ class BreakdownLinesTest {
             b.add(Phase.INDEX_TRIM, 1 * MS, dir);
         }
         b.add(Phase.CHECKPOINT, 3 * MS, "/data/a");
+        b.add(Phase.SEGMENT_FLUSH, MS, "/data/a");
+        b.addBytesFlushed(3 << 20);
+        b.add(Phase.SEGMENT_FLUSH, MS, "/data/b");
+        b.addBytesFlushed(1 << 19);
         b.end(1_300 * MS);
 
         List<String> lines = BreakdownLines.of(b);
@@ -33,7 +37,7 @@ class BreakdownLinesTest {
                 + " manager's (before the log manager 0.100 s, log manager 0.300 s); flushing logs 0.024 s,"
                 + " closing logs 0.186 s (closing segments 0.108 s: index trim 0.072 s,")
             .contains("checkpoints 0.003 s, rest of the log manager 0.087 s; 12 logs, 12 segments, 24 index files"
-                + " trimmed, 12 logs flushed");
+                + " trimmed, 12 logs flushed (2 segments of 3.5 MiB)");
         assertThat(lines.get(1)).isEqualTo("stop breakdown per log dir: /data/a: 6 logs, flushing 0.012 s, closing"
             + " 0.075 s, segments 0.054 s, checkpoints 0.003 s; /data/b: 6 logs, flushing 0.012 s, closing 0.111 s,"
             + " segments 0.054 s, checkpoints 0.000 s");

@@ -60,6 +60,10 @@ class StopStartBreakdownIT {
             assertThat(logs).as("logs closed: the topic's partitions and the broker's internal ones")
                 .isGreaterThanOrEqualTo(PARTITIONS);
             assertThat(count(stop, "segments,")).as("segments closed, at least those of the topic").isGreaterThanOrEqualTo(segments);
+            Matcher flushed = Pattern.compile("logs flushed \\((\\d+) segments of (\\d+\\.\\d) MiB\\)").matcher(stop);
+            assertThat(flushed.find()).as("segments and bytes flushed in %s", stop).isTrue();
+            assertThat(Long.parseLong(flushed.group(1))).as("every partition's active segment holds unflushed data")
+                .isGreaterThanOrEqualTo(PARTITIONS);
             if (version.startsWith("2.")) {
                 // 2.8's segment close appends the max timestamp and trims the indexes it loaded (KAFKA-5297's
                 // path); 4.x closes a segment without loading its lazy indexes, so there may be nothing to trim
