@@ -16,9 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +31,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -229,11 +232,25 @@ class StopStartBenchIT {
     }
 
     private static List<Path> files(Path dataDir, String suffix) throws Exception {
-        try (Stream<Path> all = Files.walk(dataDir)) {
-            // not Kafka's checkpoint temp files: a running broker renames them away between this walk and the eviction
-            return all.filter(Files::isRegularFile).filter(f -> f.getFileName().toString().endsWith(suffix))
-                .filter(f -> !f.getFileName().toString().endsWith(".tmp")).toList();
-        }
+        List<Path> out = new ArrayList<>();
+        // not Kafka's checkpoint temp files, and no failure on them: a running broker renames them away between
+        // the walk and the eviction, or during the walk itself
+        Files.walkFileTree(dataDir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+                String name = f.getFileName().toString();
+                if (attrs.isRegularFile() && name.endsWith(suffix) && !name.endsWith(".tmp")) {
+                    out.add(f);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path f, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return out;
     }
 
     private static String tail(Path file, long from) throws Exception {
