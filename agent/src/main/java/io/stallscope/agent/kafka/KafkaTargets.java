@@ -274,6 +274,16 @@ public final class KafkaTargets {
             .and(returns(int.class)))
         .build();
 
+    /**
+     * The broker's whole stop, the method kafka.Kafka's shutdown hook calls: KafkaServer (ZooKeeper, up to 3.9) or
+     * KafkaRaftServer (KRaft: broker, controller, raft). Its end is the stop's end short of the JVM's exit.
+     */
+    public static final KafkaTarget SERVER_SHUTDOWN = KafkaTarget.named("stopstart.server.shutdown",
+            "KafkaServer/KafkaRaftServer.shutdown()")
+        .in(SERVER + "KafkaServer", SERVER + "KafkaRaftServer")
+        .shape(named("shutdown").and(not(isStatic())).and(takesNoArguments()).and(returns(void.class)))
+        .build();
+
     private KafkaTargets() {
     }
 
@@ -290,7 +300,7 @@ public final class KafkaTargets {
     public static List<KafkaTarget> stopStart() {
         return Collections.unmodifiableList(Arrays.asList(
             LOG_MANAGER_SHUTDOWN, LOG_MANAGER_CHECKPOINT, LOG_MANAGER_LOAD_LOGS, LOG_MANAGER_LOAD_LOG, LOG_FLUSH_AT_STOP,
-            LOG_CLOSE, SEGMENT_CLOSE, INDEX_TRIM, TIME_INDEX_LAST_ENTRY, RECORDS_TRIM, SEGMENT_RECOVER));
+            LOG_CLOSE, SEGMENT_CLOSE, INDEX_TRIM, TIME_INDEX_LAST_ENTRY, RECORDS_TRIM, SEGMENT_RECOVER, SERVER_SHUTDOWN));
     }
 
     /** The transferTo advice reads FileChannelImpl's path field. */

@@ -1,24 +1,15 @@
 package io.stallscope.agent.mitigate;
 
 import io.stallscope.agent.config.AgentOptions;
+import io.stallscope.agent.instrument.VisitorWeaver;
 import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.logging.BrokerLog;
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
-import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.none;
 
 /**
  * The mitigations chosen with mitigate=, woven into Kafka's classes by their own transformer (advice and
@@ -94,32 +85,10 @@ public final class Mitigations {
 
     private static ResettableClassFileTransformer weave(Transformations all, Instrumentation inst,
                                                         MitigationMetrics metrics, BrokerLog log) {
-        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(new AgentBuilder.Listener.Adapter() {
-                @Override
-                public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
-                                    Throwable error) {
-                    metrics.failed("weave", error);
-                    log.error("could not apply a mitigation to " + typeName + " (" + error + "); it runs as Kafka"
-                        + " wrote it");
-                }
-            })
-            .ignore(none());
-        for (Map.Entry<String, List<AsmVisitorWrapper>> e : all.byType().entrySet()) {
-            List<AsmVisitorWrapper> visitors = e.getValue();
-            builder = builder.type(named(e.getKey())).transform(
-                (DynamicType.Builder<?> b, TypeDescription type, ClassLoader loader, JavaModule module,
-                 java.security.ProtectionDomain pd) -> {
-                    DynamicType.Builder<?> out = b;
-                    for (AsmVisitorWrapper v : visitors) {
-                        out = out.visit(v);
-                    }
-                    return out;
-                });
-        }
-        return builder.installOn(inst);
+        return VisitorWeaver.install(all.byType(), inst, (typeName, error) -> {
+            metrics.failed("weave", error);
+            log.error("could not apply a mitigation to " + typeName + " (" + error + "); it runs as Kafka wrote it");
+        });
     }
 
     /** For the start-up line: which mitigation is on, not needed, or skipped. */

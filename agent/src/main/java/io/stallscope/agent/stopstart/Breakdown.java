@@ -25,11 +25,14 @@ public final class Breakdown {
     private final Map<String, AtomicInteger> dirLogs = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> logNanos = new ConcurrentHashMap<>();
     private final Map<Thread, Closing> closing = new ConcurrentHashMap<>();
+    private final AtomicLong bytesFlushed = new AtomicLong();
     private final AtomicInteger uncleanDirs = new AtomicInteger();
     private final AtomicInteger cleanDirs = new AtomicInteger();
     private final Map<String, Boolean> dirClean = new ConcurrentHashMap<>();
     private volatile long endedNanos;
     private volatile long signalNanos;
+    private volatile long stopBeganNanos;
+    private volatile long stopEndedNanos;
     private volatile int expectedLogs = -1;
     volatile Object jfrEvent;
 
@@ -110,8 +113,35 @@ public final class Breakdown {
         }
     }
 
+    void addBytesFlushed(long bytes) {
+        if (bytes > 0) {
+            bytesFlushed.addAndGet(bytes);
+        }
+    }
+
+    /** The sizes of the segments the stop's log flushes wrote (each whole, so at most that much was dirty). */
+    long bytesFlushed() {
+        return bytesFlushed.get();
+    }
+
     void signalAt(long nanos) {
         signalNanos = nanos;
+    }
+
+    /** The whole stop: from the signal (or the broker's shutdown call) to the end of the broker's shutdown. */
+    void serverStopped(long began, long ended) {
+        stopBeganNanos = began;
+        stopEndedNanos = ended;
+    }
+
+    /** From the signal (or the broker's shutdown call) to the end of the broker's shutdown; 0 until it ended. */
+    long wholeStop() {
+        return stopEndedNanos == 0 ? 0 : stopEndedNanos - stopBeganNanos;
+    }
+
+    /** What the broker stopped after the log manager: 0 until its shutdown ended. */
+    long afterLogManager() {
+        return stopEndedNanos == 0 ? 0 : stopEndedNanos - endedNanos;
     }
 
     void expectLogs(int logs) {

@@ -35,9 +35,23 @@ final class BreakdownJfr implements BreakdownReporter.BreakdownJfrSink {
         e.logs = stop ? b.count(Phase.LOG_CLOSE) : b.count(Phase.LOAD_LOG);
         e.segments = stop ? b.count(Phase.SEGMENT_CLOSE) : b.count(Phase.SEGMENT_RECOVER);
         e.indexFilesTrimmed = b.count(Phase.INDEX_TRIM);
+        e.bytesFlushed = stop ? b.bytesFlushed() : 0;
         e.previousStop = stop ? null : BreakdownLines.previousStop(b);
         e.perLogDir = BreakdownLines.perDir(b);
         e.slowestLogs = BreakdownLines.slowest(b);
+        e.commit();
+    }
+
+    /** An instant event at the very end of the broker's shutdown: the whole stop and what followed the log manager. */
+    @Override
+    public void serverStopped(Breakdown b) {
+        StopStartEvent e = new StopStartEvent();
+        if (!e.isEnabled()) {
+            return;
+        }
+        e.kind = "stop end";
+        e.total = b.wholeStop();
+        e.afterLogManager = b.afterLogManager();
         e.commit();
     }
 }

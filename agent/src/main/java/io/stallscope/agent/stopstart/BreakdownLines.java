@@ -52,11 +52,27 @@ final class BreakdownLines {
         s.append("; ").append(b.count(Phase.LOG_CLOSE)).append(" logs, ")
             .append(b.count(Phase.SEGMENT_CLOSE)).append(" segments, ")
             .append(b.count(Phase.INDEX_TRIM)).append(" index files trimmed, ")
-            .append(b.count(Phase.FLUSH)).append(" logs flushed");
+            .append(b.count(Phase.FLUSH)).append(" logs flushed (").append(b.count(Phase.SEGMENT_FLUSH))
+            .append(" segments of ").append(mib(b.bytesFlushed())).append(")");
         lines.add(s.toString());
         lines.add("stop breakdown per log dir: " + perDir(b));
         lines.add("stop breakdown, slowest logs (flush and close): " + slowest(b));
         return lines;
+    }
+
+    /** "stop breakdown, end: 2.1 s from the start of shutdown to the end of the broker's; after the log manager 0.4 s ...". */
+    static String end(Breakdown b) {
+        long whole = b.wholeStop();
+        long logManagerPart = whole - b.afterLogManager();
+        return "stop breakdown, end: " + sec(whole) + (b.signal() != 0 && b.signal() < b.began()
+                ? " from the start of shutdown" : " from the broker's shutdown call")
+            + " to the end of the broker's shutdown; up to the end of the log manager's " + sec(logManagerPart)
+            + ", after it " + sec(b.afterLogManager())
+            + " (controller, raft or ZooKeeper client, what Kafka stops last); the JVM exits next";
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
     }
 
     static List<String> start(Breakdown b) {

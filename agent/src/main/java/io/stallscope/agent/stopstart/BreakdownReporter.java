@@ -48,6 +48,14 @@ final class BreakdownReporter {
         }
     }
 
+    /** The broker's shutdown returned after this stop's log manager: the end line, and its JFR event. */
+    void serverStopped(Breakdown b) {
+        log.info(BreakdownLines.end(b));
+        if (jfr != null) {
+            jfr.serverStopped(b);
+        }
+    }
+
     /** On detach: no progress thread outlives the agent. */
     void close() {
         StopProgress p = progress;
@@ -61,5 +69,7 @@ final class BreakdownReporter {
         void began(Breakdown b);
 
         void ended(Breakdown b);
+
+        void serverStopped(Breakdown b);
     }
 }

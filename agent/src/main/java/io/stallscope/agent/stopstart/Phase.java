@@ -16,7 +16,11 @@ public enum Phase {
     INDEX_TRIM(KafkaTargets.INDEX_TRIM, "index trim"),
     TIME_INDEX_LAST_ENTRY(KafkaTargets.TIME_INDEX_LAST_ENTRY, "time-index last entry"),
     RECORDS_TRIM(KafkaTargets.RECORDS_TRIM, "file truncation"),
-    SEGMENT_RECOVER(KafkaTargets.SEGMENT_RECOVER, "recovering segments");
+    SEGMENT_RECOVER(KafkaTargets.SEGMENT_RECOVER, "recovering segments"),
+    /** KafkaServer/KafkaRaftServer.shutdown: the whole stop, whose end is reported after the log manager's. */
+    SERVER_STOP(KafkaTargets.SERVER_SHUTDOWN, "broker's shutdown"),
+    /** A segment flushed by a log's flush at the stop: counted with its size (the timing point's entry). */
+    SEGMENT_FLUSH(KafkaTargets.SEGMENT_FLUSH, "segments flushed");
 
     static final Phase[] ALL = values();
 

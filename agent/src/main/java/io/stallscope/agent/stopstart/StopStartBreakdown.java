@@ -1,28 +1,21 @@
 package io.stallscope.agent.stopstart;
 
+import io.stallscope.agent.instrument.VisitorWeaver;
 import io.stallscope.agent.kafka.Resolution;
 import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.stopstart.advice.PhaseAdvice;
 import io.stallscope.agent.stopstart.advice.PhaseId;
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.none;
 
 /**
  * The stop/start breakdown (stop.start.breakdown=true): resolves its phases in the catalog, weaves them with its
@@ -90,31 +83,8 @@ public final class StopStartBreakdown {
 
     private static ResettableClassFileTransformer weave(Map<String, List<AsmVisitorWrapper>> byType,
                                                         Instrumentation inst, BrokerLog log) {
-        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(new AgentBuilder.Listener.Adapter() {
-                @Override
-                public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
-                                    Throwable error) {
-                    log.error("stop/start breakdown: could not instrument " + typeName + " (" + error
-                        + "); it runs unmodified, the broker is unaffected");
-                }
-            })
-            .ignore(none());
-        for (Map.Entry<String, List<AsmVisitorWrapper>> e : byType.entrySet()) {
-            List<AsmVisitorWrapper> visitors = e.getValue();
-            builder = builder.type(named(e.getKey())).transform(
-                (DynamicType.Builder<?> b, TypeDescription type, ClassLoader loader, JavaModule module,
-                 java.security.ProtectionDomain pd) -> {
-                    DynamicType.Builder<?> out = b;
-                    for (AsmVisitorWrapper v : visitors) {
-                        out = out.visit(v);
-                    }
-                    return out;
-                });
-        }
-        return builder.installOn(inst);
+        return VisitorWeaver.install(byType, inst, (typeName, error) -> log.error("stop/start breakdown: could not"
+            + " instrument " + typeName + " (" + error + "); it runs unmodified, the broker is unaffected"));
     }
 
     /** For the start-up line. */

@@ -1,6 +1,7 @@
 package io.stallscope.agent.stopstart;
 
 import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
@@ -22,13 +23,18 @@ public final class StopStartEvent extends Event {
     public static final String NAME = "stallscope.StopStartBreakdown";
 
     @Label("Kind")
-    @Description("stop or start")
+    @Description("stop, start, or stop end (the end of the broker's shutdown: total and after the log manager)")
     public String kind;
 
     @Label("Since Shutdown Began")
-    @Description("From the JVM's shutdown (signal) to the end of the log manager's stop; the log manager's time if none")
+    @Description("From the JVM's shutdown (signal) to the end of the log manager's stop (stop end: of the broker's); the log manager's time if none")
     @Timespan(Timespan.NANOSECONDS)
     public long total;
+
+    @Label("After Log Manager")
+    @Description("stop end: from the end of the log manager's stop to the end of the broker's (controller, raft)")
+    @Timespan(Timespan.NANOSECONDS)
+    public long afterLogManager;
 
     @Label("Flushing Logs")
     @Timespan(Timespan.NANOSECONDS)
@@ -75,6 +81,11 @@ public final class StopStartEvent extends Event {
 
     @Label("Index Files Trimmed")
     public long indexFilesTrimmed;
+
+    @Label("Bytes Flushed")
+    @Description("stop: the sizes of the segments the logs' flushes wrote (each whole: at most that much was dirty)")
+    @DataAmount
+    public long bytesFlushed;
 
     @Label("Previous Stop")
     @Description("start: clean, NOT clean in ..., or unknown")

@@ -22,6 +22,9 @@ final class StopStartRecorder {
     private final ThreadLocal<String[]> currentLog = new ThreadLocal<>();
     private volatile Breakdown stop;
     private volatile Breakdown start;
+    /** The last stop's breakdown, until the broker's own shutdown ends (its end line). */
+    private volatile Breakdown lastStop;
+    private volatile long serverStopBegan;
     private volatile long shutdownHookNanos;
 
     StopStartRecorder(BreakdownReporter reporter) {
@@ -39,6 +42,11 @@ final class StopStartRecorder {
                 return outer(p, () -> beginStop(self));
             case LOAD_LOGS:
                 return outer(p, this::beginStart);
+            case SERVER_STOP:
+                return outer(p, () -> {
+                    serverStopBegan = System.nanoTime();
+                    lastStop = null;
+                });
             case LOAD_LOG: {
                 Breakdown b = start;
                 if (b == null) {
@@ -60,6 +68,9 @@ final class StopStartRecorder {
                 }
                 return timed(p, logOfDir(SubjectPaths.pathOf(self)), p == Phase.LOG_CLOSE ? b : null);
             }
+            case SEGMENT_FLUSH:
+                // only the segments the stop's log flush writes, not the rolls' flushes on other threads meanwhile
+                return stop == null || depth.get()[Phase.FLUSH.ordinal()] == 0 ? StopStartHooks.SKIP : timed(p, null, null);
             case CHECKPOINT:
             case SEGMENT_CLOSE:
                 return stop == null ? StopStartHooks.SKIP : timed(p, null, null);
@@ -86,6 +97,9 @@ final class StopStartRecorder {
             case LOAD_LOGS:
                 endStart(now);
                 return;
+            case SERVER_STOP:
+                endServerStop(now);
+                return;
             default:
                 break;
         }
@@ -96,6 +110,9 @@ final class StopStartRecorder {
         String[] log = currentLog.get();
         String logDir = p == Phase.CHECKPOINT ? pathOf(arg0) : log == null ? null : log[1];
         b.add(p, took, logDir);
+        if (p == Phase.SEGMENT_FLUSH) {
+            b.addBytesFlushed(SegmentSize.of(self));
+        }
         if (p == Phase.FLUSH || p == Phase.LOG_CLOSE || p == Phase.LOAD_LOG) {
             if (log != null) {
                 b.addLog(log[0], log[1], took, p != Phase.FLUSH);
@@ -137,7 +154,9 @@ final class StopStartRecorder {
         Breakdown b = new Breakdown("stop", System.nanoTime());
         long hook = shutdownHookNanos;
         if (hook != 0) {
-            b.signalAt(hook);
+            // Kafka's own hook may call the broker's shutdown before the agent's hook runs: the earlier of the two
+            long server = serverStopBegan;
+            b.signalAt(server != 0 && server < hook ? server : hook);
         }
         b.expectLogs(logCount(logManager));
         stop = b;
@@ -151,7 +170,22 @@ final class StopStartRecorder {
         }
         b.end(now);
         stop = null;
+        lastStop = b;
         reporter.ended(b);
+    }
+
+    /** The broker's shutdown returned: what followed the log manager (controller, raft, the rest) ends here. */
+    private void endServerStop(long now) {
+        Breakdown b = lastStop;
+        long began = serverStopBegan;
+        lastStop = null;
+        serverStopBegan = 0;
+        if (b == null || began == 0) {
+            return; // no log manager stopped inside it (not a broker, or the agent attached mid-stop)
+        }
+        long signal = b.signal();
+        b.serverStopped(signal != 0 && signal < began ? signal : began, now);
+        reporter.serverStopped(b);
     }
 
     private void beginStart() {

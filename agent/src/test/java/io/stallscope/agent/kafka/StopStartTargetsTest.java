@@ -16,21 +16,23 @@ class StopStartTargetsTest {
     private static final String[] COLUMNS = {
         "stopstart.logmanager.shutdown", "stopstart.logmanager.checkpoint", "stopstart.logmanager.loadLogs",
         "stopstart.logmanager.loadLog", "stopstart.log.flush", "stopstart.log.close", "stopstart.segment.close",
-        "stopstart.index.trim", "stopstart.timeindex.lastEntry", "stopstart.records.trim", "stopstart.segment.recover"};
+        "stopstart.index.trim", "stopstart.timeindex.lastEntry", "stopstart.records.trim", "stopstart.segment.recover",
+        "stopstart.server.shutdown"};
 
-    // 4.4: shutdown() and shutdown(long), which it calls (the breakdown counts the outer one)
-    //                          shutdown checkpt loadLogs loadLog flush close sclose trim  last  rtrim recover
+    // 4.4: shutdown() and shutdown(long), which it calls (the breakdown counts the outer one); server: KafkaServer (z,
+    // ZooKeeper mode, up to 3.9) and KafkaRaftServer (kr)
+    //                          shutdown checkpt loadLogs loadLog flush close sclose trim  last  rtrim recover server
     private static final String[] TABLE = {
-        "2.8.2   k        k+k     k        k       k     k     k      k     k     r     k",
-        "3.4.1   k        k+k     k        k       k     k     k      k     k     r     k",
-        "3.6.2   k        k+k     k        k       k     k     k      s     s     r     k",
-        "3.7.2   k        k+k     k        k       k     k     s      s     s     r     s",
-        "3.9.2   k        k+k     k        k       k     k     s      s     s     r     s",
-        "4.0.2   k        k+k     k        k       k     k     s      s     s     r     s",
-        "4.1.2   k        k+k     k        k       s     s     s      s     s     r     s",
-        "4.2.1   k        k+k     k        k       s     s     s      s     s     r     s",
-        "4.3.1   k        k+k     k        k       s     s     s      s     s     ri    s",
-        "4.4.0   s+s      s+s     s        s       s     s     s      s     s     ri    s",
+        "2.8.2   k        k+k     k        k       k     k     k      k     k     r     k     z+kr",
+        "3.4.1   k        k+k     k        k       k     k     k      k     k     r     k     z+kr",
+        "3.6.2   k        k+k     k        k       k     k     k      s     s     r     k     z+kr",
+        "3.7.2   k        k+k     k        k       k     k     s      s     s     r     s     z+kr",
+        "3.9.2   k        k+k     k        k       k     k     s      s     s     r     s     z+kr",
+        "4.0.2   k        k+k     k        k       k     k     s      s     s     r     s     kr",
+        "4.1.2   k        k+k     k        k       s     s     s      s     s     r     s     kr",
+        "4.2.1   k        k+k     k        k       s     s     s      s     s     r     s     kr",
+        "4.3.1   k        k+k     k        k       s     s     s      s     s     ri    s     kr",
+        "4.4.0   s+s      s+s     s        s       s     s     s      s     s     ri    s     kr",
     };
 
     @Test
@@ -81,7 +83,9 @@ class StopStartTargetsTest {
                 tokens.add(className.startsWith("org.apache.kafka.storage.internals.log.") ? "s"
                     : className.startsWith("org.apache.kafka.common.record.internal.") ? "ri"
                     : className.startsWith("org.apache.kafka.common.record.") ? "r"
-                    : className.startsWith("kafka.log.") ? "k" : className);
+                    : className.startsWith("kafka.log.") ? "k"
+                    : className.equals("kafka.server.KafkaServer") ? "z"
+                    : className.equals("kafka.server.KafkaRaftServer") ? "kr" : className);
             }
         });
         return String.join("+", tokens);

@@ -26,6 +26,10 @@ class BreakdownLinesTest {
             b.add(Phase.INDEX_TRIM, 1 * MS, dir);
         }
         b.add(Phase.CHECKPOINT, 3 * MS, "/data/a");
+        b.add(Phase.SEGMENT_FLUSH, MS, "/data/a");
+        b.addBytesFlushed(3 << 20);
+        b.add(Phase.SEGMENT_FLUSH, MS, "/data/b");
+        b.addBytesFlushed(1 << 19);
         b.end(1_300 * MS);
 
         List<String> lines = BreakdownLines.of(b);
@@ -33,13 +37,30 @@ class BreakdownLinesTest {
                 + " manager's (before the log manager 0.100 s, log manager 0.300 s); flushing logs 0.024 s,"
                 + " closing logs 0.186 s (closing segments 0.108 s: index trim 0.072 s,")
             .contains("checkpoints 0.003 s, rest of the log manager 0.087 s; 12 logs, 12 segments, 24 index files"
-                + " trimmed, 12 logs flushed");
+                + " trimmed, 12 logs flushed (2 segments of 3.5 MiB)");
         assertThat(lines.get(1)).isEqualTo("stop breakdown per log dir: /data/a: 6 logs, flushing 0.012 s, closing"
             + " 0.075 s, segments 0.054 s, checkpoints 0.003 s; /data/b: 6 logs, flushing 0.012 s, closing 0.111 s,"
             + " segments 0.054 s, checkpoints 0.000 s");
         assertThat(lines.get(2)).startsWith("stop breakdown, slowest logs (flush and close): t-11 0.023 s, t-10 0.022 s")
             .doesNotContain("t-1 ");
         assertThat(lines.get(2).substring(lines.get(2).indexOf(": ") + 2).split(", ")).hasSize(BreakdownLines.SLOWEST);
+    }
+
+    @Test
+    void theEndLineCoversTheStopUpToTheEndOfTheBrokersShutdown() {
+        Breakdown b = new Breakdown("stop", 1_000 * MS);
+        b.signalAt(900 * MS);
+        b.end(1_300 * MS);
+        b.serverStopped(900 * MS, 1_750 * MS);
+        assertThat(BreakdownLines.end(b)).isEqualTo("stop breakdown, end: 0.850 s from the start of shutdown to the end"
+            + " of the broker's shutdown; up to the end of the log manager's 0.400 s, after it 0.450 s (controller,"
+            + " raft or ZooKeeper client, what Kafka stops last); the JVM exits next");
+
+        Breakdown inProcess = new Breakdown("stop", 1_000 * MS);
+        inProcess.end(1_100 * MS);
+        inProcess.serverStopped(950 * MS, 1_200 * MS);
+        assertThat(BreakdownLines.end(inProcess)).startsWith("stop breakdown, end: 0.250 s from the broker's shutdown"
+            + " call to the end of the broker's shutdown; up to the end of the log manager's 0.150 s, after it 0.100 s");
     }
 
     @Test

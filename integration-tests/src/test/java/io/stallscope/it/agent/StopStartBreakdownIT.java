@@ -60,6 +60,10 @@ class StopStartBreakdownIT {
             assertThat(logs).as("logs closed: the topic's partitions and the broker's internal ones")
                 .isGreaterThanOrEqualTo(PARTITIONS);
             assertThat(count(stop, "segments,")).as("segments closed, at least those of the topic").isGreaterThanOrEqualTo(segments);
+            Matcher flushed = Pattern.compile("logs flushed \\((\\d+) segments of (\\d+\\.\\d) MiB\\)").matcher(stop);
+            assertThat(flushed.find()).as("segments and bytes flushed in %s", stop).isTrue();
+            assertThat(Long.parseLong(flushed.group(1))).as("every partition's active segment holds unflushed data")
+                .isGreaterThanOrEqualTo(PARTITIONS);
             if (version.startsWith("2.")) {
                 // 2.8's segment close appends the max timestamp and trims the indexes it loaded (KAFKA-5297's
                 // path); 4.x closes a segment without loading its lazy indexes, so there may be nothing to trim
@@ -85,6 +89,15 @@ class StopStartBreakdownIT {
             assertThat(perDir).contains(broker.dataDir().toString() + ": " + logs + " logs");
             String slowest = last(log, "stop breakdown, slowest logs (flush and close): ");
             assertThat(slowest).doesNotContain("none");
+            // the end of the broker's own shutdown (controller, raft, ZooKeeper client after the log manager)
+            Matcher end = Pattern.compile("stop breakdown, end: (\\d+\\.\\d{3}) s from the start of shutdown to the end"
+                + " of the broker's shutdown; up to the end of the log manager's (\\d+\\.\\d{3}) s, after it"
+                + " (\\d+\\.\\d{3}) s").matcher(last(log, "stop breakdown, end: "));
+            assertThat(end.find()).as("the end line after the log manager's").isTrue();
+            assertThat(Double.parseDouble(end.group(2))).as("the same start as the stop line").isCloseTo(total,
+                org.assertj.core.data.Offset.offset(0.0015));
+            assertThat(Double.parseDouble(end.group(1))).isCloseTo(total + Double.parseDouble(end.group(3)),
+                org.assertj.core.data.Offset.offset(0.0015));
 
             broker.start();
             assertThat(last(read(broker.logFile()), "start breakdown: ")).contains("previous stop clean")
@@ -107,6 +120,9 @@ class StopStartBreakdownIT {
             // the recording of this last JVM, dumped at its exit, holds the start's event; a stop's own event
             // races the JVM's dump-on-exit hook (docs/stop-start.md)
             broker.stop();
+            // what JFR's own dump-on-exit hook caught of the stop (it runs beside Kafka's): reported, not asserted
+            System.out.printf("Kafka %s: dumponexit recording holds %d stop and %d stop-end events%n", version,
+                events(jfr, "stop").size(), events(jfr, "stop end").size());
             assertThat(events(jfr, "start")).as("the start breakdown as a JFR event").anySatisfy(e -> {
                 assertThat(e.getString("previousStop")).startsWith("NOT clean");
                 assertThat(e.getLong("segments")).isEqualTo(count(start, "segments recovered in"));

@@ -5,16 +5,24 @@ import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.slowdisk.PageCache;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +31,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,7 +39,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partitions and segments on a real loop-device XFS (RealDisk, root), its files evicted from the page cache and
  * reads throttled, stopped by SIGTERM and started again. Per round it records the stop's wall time from outside
  * (signal to process exit), the breakdown's total and phases, whether the slowest logs named are the "deep"
- * partitions (many more segments, made slow on purpose), and the start's time. Arms alternate per round: the
+ * partitions (many more segments, and megabytes written to them right before the stop for its flush to write
+ * through a throttled disk: made slow on purpose), and the start's time. The stop's coverage is read from the
+ * breakdown's end line (the end of the broker's own shutdown) against the wall time. Arms alternate per round: the
  * agent with the breakdown, and the agent inactive (activate.main matches nothing: the jar is loaded, nothing
  * is instrumented), on the same data, through a config file rewritten between restarts.
  */
@@ -45,12 +54,16 @@ class StopStartBenchIT {
     private static final int DEEP_SEGMENTS = Integer.getInteger("stallscope.bench.deep.segments", 100);
     private static final int ROUNDS = Integer.getInteger("stallscope.bench.rounds", 3);
     private static final double READ_MIBPS = Double.parseDouble(System.getProperty("stallscope.bench.read.mibps", "4"));
+    private static final double WRITE_MIBPS = Double.parseDouble(System.getProperty("stallscope.bench.write.mibps", "20"));
+    /** Written to each deep partition right before each measured stop, left for the stop's flush (0: none). */
+    private static final int DEEP_UNFLUSHED_MIB = Integer.getInteger("stallscope.bench.deep.unflushed.mib", 4);
     private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "stop-start-bench")
         .toAbsolutePath();
     private static final Pattern STOP = Pattern.compile("stop breakdown: (\\d+\\.\\d+) s .*?log manager (\\d+\\.\\d+) s\\);"
         + " flushing logs (\\d+\\.\\d+) s, closing logs (\\d+\\.\\d+) s \\(closing segments (\\d+\\.\\d+) s: index trim"
         + " (\\d+\\.\\d+) s, time-index last entry (\\d+\\.\\d+) s, file truncation (\\d+\\.\\d+) s\\), checkpoints"
         + " (\\d+\\.\\d+) s.*?; (\\d+) logs, (\\d+) segments");
+    private static final Pattern END = Pattern.compile("stop breakdown, end: (\\d+\\.\\d+) s .*?after it (\\d+\\.\\d+) s");
     private static final Pattern START = Pattern.compile("start breakdown: loading logs (\\d+\\.\\d+) s");
     private static final Pattern SLOWEST = Pattern.compile("stop breakdown, slowest logs \\(flush and close\\): (.*?)( \\(stallscope\\))?$",
         Pattern.MULTILINE);
@@ -69,6 +82,9 @@ class StopStartBenchIT {
                 .dataDir(disk.mountPoint().resolve("kafka")).launchWrapper(disk.launchWrapper())
                 .serverProperty("metadata.log.dir", metadata.toString())
                 .serverProperty("num.partitions", "1")
+                // one closing thread (2.8's default; 4.x has 2): the phases then add up to the log manager's wall
+                // time, and a deep log's flush does not stall a bulk log's flush on the other thread
+                .serverProperty("num.recovery.threads.per.data.dir", "1")
                 .startTimeout(java.time.Duration.ofMinutes(15))
                 .javaAgent(AgentJar.path(), "config=" + config)
                 .build();
@@ -78,16 +94,19 @@ class StopStartBenchIT {
                 fill(broker);
                 System.out.printf(Locale.ROOT, "filled %d + %d partitions in %.0f s; %d segment files%n", PARTITIONS,
                     DEEP_PARTITIONS, (System.nanoTime() - t0) / 1e9, files(broker.dataDir(), ".log").size());
-                disk.limit(IoLimits.readMiBps(READ_MIBPS));
+                keepUnflushed(broker);
+                disk.limit(IoLimits.readMiBps(READ_MIBPS).withWriteBps((long) (WRITE_MIBPS * 1048576)));
                 for (int round = 0; round < ROUNDS; round++) {
                     for (String arm : round % 2 == 0 ? List.of("breakdown", "off") : List.of("off", "breakdown")) {
                         Files.writeString(config, arm.equals("off") ? "activate.main=no-such-main-class\n"
                             : "stop.progress=10s\n");
                         // the arm takes effect at the next start: restart into it, then measure its stop and start
-                        PageCache.evict(files(broker.dataDir(), ""));
+                        evict(broker.dataDir());
                         broker.stop();
                         broker.start();
-                        PageCache.evict(files(broker.dataDir(), ""));
+                        evict(broker.dataDir());
+                        // after the eviction, which would start their writeback
+                        writeUnflushed(broker);
                         long logBefore = Files.size(broker.logFile());
                         long pid = broker.pid();
                         long signal = System.nanoTime();
@@ -96,7 +115,7 @@ class StopStartBenchIT {
                         double stopWall = (System.nanoTime() - signal) / 1e9;
                         broker.stop(); // the harness's bookkeeping (and 2.8's ZooKeeper)
                         String stopLog = tail(broker.logFile(), logBefore);
-                        PageCache.evict(files(broker.dataDir(), ""));
+                        evict(broker.dataDir());
                         long startLogBefore = Files.size(broker.logFile());
                         broker.start();
                         double startWall = broker.lastStartDuration().toMillis() / 1000.0;
@@ -107,11 +126,14 @@ class StopStartBenchIT {
                 }
             }
         }
-        StringBuilder md = new StringBuilder("Kafka " + VERSION + ", " + PARTITIONS + " partitions x " + SEGMENTS
-            + " segments + " + DEEP_PARTITIONS + " deep x " + DEEP_SEGMENTS + ", reads " + READ_MIBPS + " MiB/s, XFS loop device\n\n"
-            + "| round | arm | stop wall (signal to exit) s | breakdown total s | total/wall | log manager s | flush s | close s |"
+        StringBuilder md = new StringBuilder("Kafka " + VERSION + ", num.recovery.threads.per.data.dir=1, " + PARTITIONS + " partitions x " + SEGMENTS
+            + " segments + " + DEEP_PARTITIONS + " deep x " + DEEP_SEGMENTS + " with " + DEEP_UNFLUSHED_MIB
+            + " MiB unflushed each at the stop, reads " + READ_MIBPS + " MiB/s, writes " + WRITE_MIBPS
+            + " MiB/s, XFS loop device\n\n"
+            + "| round | arm | stop wall (signal to exit) s | to the end of the broker's shutdown s | end/wall |"
+            + " after the log manager s | breakdown total s | total/wall | log manager s | flush s | close s |"
             + " segments s | index trim s | last entry s | truncation s | checkpoints s | logs | segments | slowest are deep |"
-            + " start wall s | loading logs s |\n|" + "---|".repeat(18) + "\n");
+            + " start wall s | loading logs s |\n|" + "---|".repeat(21) + "\n");
         rows.forEach(r -> md.append(r).append('\n'));
         Path out = Path.of(System.getProperty("stallscope.it.target", "target"), "bench", "stop-start-" + VERSION + ".md");
         Files.createDirectories(out.getParent());
@@ -125,8 +147,14 @@ class StopStartBenchIT {
         Matcher st = START.matcher(startLog);
         String loading = st.find() ? st.group(1) : "-";
         if (!s.find()) {
-            return String.format(Locale.ROOT, "| %d | %s | %.3f | - | - | - | - | - | - | - | - | - | - | - | - | - | %.3f | %s |",
+            return String.format(Locale.ROOT, "| %d | %s | %.3f |" + " - |".repeat(17) + " %.3f | %s |",
                 round, arm, stopWall, startWall, loading);
+        }
+        Matcher e = END.matcher(stopLog);
+        String end = "- | - | -";
+        if (e.find()) {
+            double whole = Double.parseDouble(e.group(1));
+            end = String.format(Locale.ROOT, "%.3f | %.2f | %s", whole, whole / stopWall, e.group(2));
         }
         double total = Double.parseDouble(s.group(1));
         Matcher slow = SLOWEST.matcher(stopLog);
@@ -139,8 +167,8 @@ class StopStartBenchIT {
             }
             deep = named + "/" + DEEP_PARTITIONS;
         }
-        return String.format(Locale.ROOT, "| %d | %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s |",
-            round, arm, stopWall, total, total / stopWall, s.group(2), s.group(3), s.group(4), s.group(5), s.group(6),
+        return String.format(Locale.ROOT, "| %d | %s | %.3f | %s | %.3f | %.2f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s |",
+            round, arm, stopWall, end, total, total / stopWall, s.group(2), s.group(3), s.group(4), s.group(5), s.group(6),
             s.group(7), s.group(8), s.group(9), s.group(10), s.group(11), deep, startWall, loading);
     }
 
@@ -169,12 +197,60 @@ class StopStartBenchIT {
         }
     }
 
-    private static List<Path> files(Path dataDir, String suffix) throws Exception {
-        try (Stream<Path> all = Files.walk(dataDir)) {
-            // not Kafka's checkpoint temp files: a running broker renames them away between this walk and the eviction
-            return all.filter(Files::isRegularFile).filter(f -> f.getFileName().toString().endsWith(suffix))
-                .filter(f -> !f.getFileName().toString().endsWith(".tmp")).toList();
+    /** The deep topic stops rolling, so what is written to it before a stop stays in its active segment, unflushed. */
+    private static void keepUnflushed(LocalKafkaBroker broker) throws Exception {
+        try (Admin admin = KafkaClients.admin(broker)) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, "deep"),
+                List.of(new AlterConfigOp(new ConfigEntry("segment.ms", "604800000"), AlterConfigOp.OpType.SET))))
+                .all().get();
         }
+    }
+
+    /** DEEP_UNFLUSHED_MIB to each deep partition, acknowledged (in the page cache), for the stop's flush to write. */
+    private static void writeUnflushed(LocalKafkaBroker broker) throws Exception {
+        if (DEEP_UNFLUSHED_MIB == 0) {
+            return;
+        }
+        byte[] value = new byte[64 << 10];
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(KafkaClients.producerConfig(broker),
+            new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < DEEP_UNFLUSHED_MIB * 16; i++) {
+                for (int part = 0; part < DEEP_PARTITIONS; part++) {
+                    p.send(new ProducerRecord<>("deep", part, null, value));
+                }
+            }
+            p.flush();
+        }
+    }
+
+    /** In batches: tens of thousands of paths exceed one command line. */
+    private static void evict(Path dataDir) throws Exception {
+        List<Path> all = files(dataDir, "");
+        for (int i = 0; i < all.size(); i += 500) {
+            PageCache.evict(all.subList(i, Math.min(all.size(), i + 500)));
+        }
+    }
+
+    private static List<Path> files(Path dataDir, String suffix) throws Exception {
+        List<Path> out = new ArrayList<>();
+        // not Kafka's checkpoint temp files, and no failure on them: a running broker renames them away between
+        // the walk and the eviction, or during the walk itself
+        Files.walkFileTree(dataDir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+                String name = f.getFileName().toString();
+                if (attrs.isRegularFile() && name.endsWith(suffix) && !name.endsWith(".tmp")) {
+                    out.add(f);
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path f, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return out;
     }
 
     private static String tail(Path file, long from) throws Exception {
