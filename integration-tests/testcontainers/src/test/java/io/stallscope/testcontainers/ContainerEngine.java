@@ -15,7 +15,7 @@ final class ContainerEngine {
         if (!DockerClientFactory.instance().isDockerAvailable()) {
             missing = "no container engine answers (scripts/containers.sh provision, then eval \"$(scripts/containers.sh env)\")";
         } else if (!ApacheKafkaLikeImage.hostHasTools()) {
-            missing = "the host has no /bin/bash, /bin/sleep or libtinfo.so.6 to put into the apache/kafka-like image";
+            missing = "the host has no /bin/bash, /bin/sleep, /bin/dd or libtinfo.so.6 to put into the apache/kafka-like image";
         } else if (ApacheKafkaLikeImage.suiteImage(VERSION).isEmpty()) {
             missing = "no local image " + ApacheKafkaLikeImage.SUITE_REPOSITORY + " of Kafka " + VERSION
                     + " (integration-tests' container suite builds it)";
