@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An image with what Strimzi's test container expects of quay.io/strimzi-test-container/test-container (no
- * registry answers here): Kafka in {@code /opt/kafka}, the working directory, with {@code bin/kafka-storage.sh}
- * and {@code bin/kafka-server-start.sh}, plus {@code sh}, {@code bash} and {@code sleep} for its start script.
+ * registry answers here): Kafka in {@code /opt/kafka}, the working directory, with {@code bin/kafka-storage.sh},
+ * {@code bin/kafka-server-start.sh} and {@code bin/kafka-metadata-quorum.sh}, plus {@code sh}, {@code bash} and {@code sleep} for its start script.
  * Built FROM the {@link ApacheKafkaLikeImage} of the same version (bash, sleep, log4j configuration), with the two
  * scripts from test resources. Strimzi reads its name from {@code strimzi.test-container.kafka.custom.image}.
  */
@@ -31,18 +31,20 @@ final class StrimziLikeImage {
 
     private static String build(String version) {
         String base = ApacheKafkaLikeImage.of(version).asCanonicalNameString();
-        String tag = "localhost/stallscope-strimzi-like:" + base.substring(base.lastIndexOf(':') + 1);
+        // "-q": with bin/kafka-metadata-quorum.sh, which StrimziKafkaCluster runs to see the quorum formed
+        String tag = "localhost/stallscope-strimzi-like:" + base.substring(base.lastIndexOf(':') + 1) + "-q";
         DockerClient docker = DockerClientFactory.instance().client();
         if (!docker.listImagesCmd().withImageNameFilter(tag).exec().isEmpty()) {
             return tag;
         }
         String dockerfile = "FROM " + base + "\n"
-                + "COPY kafka-server-start.sh kafka-storage.sh /opt/kafka/bin/\n"
+                + "COPY kafka-server-start.sh kafka-storage.sh kafka-metadata-quorum.sh /opt/kafka/bin/\n"
                 + "WORKDIR /opt/kafka\n";
         ImageFromDockerfile image = new ImageFromDockerfile(tag, false)
                 .withFileFromString("Dockerfile", dockerfile)
                 .withFileFromTransferable("kafka-server-start.sh", Transferable.of(resource("strimzi-like/kafka-server-start.sh"), 0100755))
-                .withFileFromTransferable("kafka-storage.sh", Transferable.of(resource("strimzi-like/kafka-storage.sh"), 0100755));
+                .withFileFromTransferable("kafka-storage.sh", Transferable.of(resource("strimzi-like/kafka-storage.sh"), 0100755))
+                .withFileFromTransferable("kafka-metadata-quorum.sh", Transferable.of(resource("strimzi-like/kafka-metadata-quorum.sh"), 0100755));
         try {
             image.get(5, TimeUnit.MINUTES);
         } catch (Exception e) {
