@@ -132,6 +132,25 @@ public final class OpHistogram {
         return new OpHistogram(selection, bounds, diff, sumSeconds - earlier.sumSeconds);
     }
 
+    /** The ops of both histograms together (same selection and buckets): e.g. the rounds of a comparison merged. */
+    public OpHistogram plus(OpHistogram other) {
+        if (other.count() == 0) {
+            return this;
+        }
+        if (count() == 0) {
+            return other;
+        }
+        if (!Arrays.equals(bounds, other.bounds)) {
+            throw new IllegalArgumentException("the two histograms of " + selection + " have different buckets: "
+                    + Arrays.toString(bounds) + " and " + Arrays.toString(other.bounds));
+        }
+        long[] sum = new long[cumulative.length];
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] = cumulative[i] + other.cumulative[i];
+        }
+        return new OpHistogram(selection, bounds, sum, sumSeconds + other.sumSeconds);
+    }
+
     /** The non-empty buckets, one a line: what a failure message shows. */
     public String table() {
         StringBuilder sb = new StringBuilder("histogram of " + selection + ": " + count() + " ops, sum "

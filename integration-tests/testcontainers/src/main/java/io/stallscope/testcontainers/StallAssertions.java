@@ -15,4 +15,9 @@ public final class StallAssertions {
     public static OpAssert assertThat(OpQuery query) {
         return new OpAssert(query);
     }
+
+    /** {@code assertThat(comparison.run(...)).hasNoRegressionBeyond(1.5)}: see {@link AbComparison}. */
+    public static AbResultAssert assertThat(AbResult result) {
+        return new AbResultAssert(result);
+    }
 }

@@ -18,10 +18,18 @@ public final class Topics {
 
     /** A topic with one partition, replication factor 1, and these topic configs. */
     public static void create(String bootstrapServers, String topic, Map<String, String> config) {
+        create(bootstrapServers, topic, config, 1);
+    }
+
+    /** A topic with one partition of {@code replicationFactor} replicas (a cluster's brokers), and these topic configs. */
+    public static void create(String bootstrapServers, String topic, Map<String, String> config, int replicationFactor) {
+        if (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("replicationFactor must be 1 or more, not " + replicationFactor);
+        }
         Map<String, Object> c = new HashMap<>();
         c.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, Objects.requireNonNull(bootstrapServers, "bootstrapServers"));
         try (Admin admin = Admin.create(c)) {
-            admin.createTopics(java.util.List.of(new NewTopic(topic, 1, (short) 1).configs(config))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(java.util.List.of(new NewTopic(topic, 1, (short) replicationFactor).configs(config))).all().get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot create topic " + topic + " at " + bootstrapServers + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {

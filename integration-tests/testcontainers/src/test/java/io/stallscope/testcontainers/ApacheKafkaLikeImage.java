@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * An image that honours apache/kafka's contract (KAFKA_* variables become server properties, CLUSTER_ID,
  * {@code /etc/kafka/docker/run}, bash, KAFKA_OPTS read by kafka-run-class.sh), built here because no registry
  * answers: FROM the Kafka image our container suite builds ({@code localhost/stallscope-kafka}, labelled
- * with its version), plus the host's bash and sleep and the run script in test resources. Used in place of
+ * with its version), plus the host's bash, sleep and dd and the run script in test resources. Used in place of
  * {@code apache/kafka} through {@code asCompatibleSubstituteFor}.
  */
 final class ApacheKafkaLikeImage {
@@ -54,7 +54,8 @@ final class ApacheKafkaLikeImage {
         String base = suiteImage(version).orElseThrow(() -> new IllegalStateException("no local image "
                 + SUITE_REPOSITORY + " of Kafka " + version + ": the container suite builds them (run"
                 + " scripts/containers.sh provision, then one *ContainerIT of integration-tests)"));
-        String tag = "localhost/stallscope-apache-kafka-like:" + version + "-" + base.substring(base.lastIndexOf('-') + 1);
+        // "-dd": images of this tag carry GNU dd for PageCacheEviction (earlier ones of the same base did not)
+        String tag = "localhost/stallscope-apache-kafka-like:" + version + "-" + base.substring(base.lastIndexOf('-') + 1) + "-dd";
         DockerClient docker = DockerClientFactory.instance().client();
         if (!docker.listImagesCmd().withImageNameFilter(tag).exec().isEmpty()) {
             return DockerImageName.parse(tag).asCompatibleSubstituteFor("apache/kafka");
@@ -71,6 +72,7 @@ final class ApacheKafkaLikeImage {
                 .withFileFromString("Dockerfile", dockerfile)
                 .withFileFromPath("bin/bash", Path.of("/bin/bash"))
                 .withFileFromPath("bin/sleep", Path.of("/bin/sleep"))
+                .withFileFromPath("bin/dd", Path.of("/bin/dd"))
                 .withFileFromPath("lib/libtinfo.so.6", realFile(Path.of("/lib/x86_64-linux-gnu/libtinfo.so.6")))
                 .withFileFromTransferable("run", Transferable.of(resource("apache-kafka-like/run"), 0100755))
                 .withFileFromTransferable("log4j.properties", Transferable.of(resource("apache-kafka-like/log4j.properties")))
@@ -104,6 +106,7 @@ final class ApacheKafkaLikeImage {
 
     static boolean hostHasTools() {
         return Files.isExecutable(Path.of("/bin/bash")) && Files.isExecutable(Path.of("/bin/sleep"))
+                && Files.isExecutable(Path.of("/bin/dd"))
                 && Files.exists(Path.of("/lib/x86_64-linux-gnu/libtinfo.so.6"));
     }
 }
