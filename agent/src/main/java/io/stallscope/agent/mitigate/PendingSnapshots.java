@@ -154,19 +154,24 @@ final class PendingSnapshots {
     private void fsync(Entry entry, File file) throws IOException {
         long start = Hooks.enter(Op.SNAPSHOT_FLUSH);
         Throwable thrown = null;
+        // two flushes of one log (flush-log jobs on two scheduler threads) can sync the same entry at once:
+        // only the one that removes it counts it, so the counters add up to what was deferred
         try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {
             channel.force(true);
-            files.remove(entry.written);
-            metrics.event(MITIGATION, file.equals(entry.written) ? "flushed" : "flushed_renamed");
+            if (files.remove(entry.written, entry)) {
+                metrics.event(MITIGATION, file.equals(entry.written) ? "flushed" : "flushed_renamed");
+            }
         } catch (NoSuchFileException e) {
             // deleted meanwhile (segment deletion, truncation, the log's -delete dir removed): nothing left
-            files.remove(entry.written);
-            metrics.event(MITIGATION, "vanished");
+            if (files.remove(entry.written, entry)) {
+                metrics.event(MITIGATION, "vanished");
+            }
         } catch (IOException e) {
             thrown = e;
-            files.remove(entry.written);
             failed.put(file, e);
-            metrics.event(MITIGATION, "io_error");
+            if (files.remove(entry.written, entry)) {
+                metrics.event(MITIGATION, "io_error");
+            }
             throw e;
         } finally {
             Hooks.exit(Op.SNAPSHOT_FLUSH, start, file, -1L, thrown);
