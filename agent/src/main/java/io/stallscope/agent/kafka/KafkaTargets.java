@@ -164,12 +164,15 @@ public final class KafkaTargets {
         .until("3.0", "kafka.log.Log became UnifiedLog in 3.0")
         .build();
 
-    /** roll-flush, 3.x: the same flush on UnifiedLog, with its includingOffset flag. */
+    /**
+     * roll-flush, 3.x: the same flush on UnifiedLog, with its includingOffset flag; the segment-flush delay's
+     * drop of a deleted log's flush, 3.0 on (in kafka-storage, private, from 4.1).
+     */
     public static final KafkaTarget UNIFIED_LOG_FLUSH = KafkaTarget.named("roll-flush.unifiedlog.flush",
             "UnifiedLog.flush(long,boolean)")
-        .in(LOG + "UnifiedLog")
+        .in(LOG + "UnifiedLog", STORAGE + "UnifiedLog")
         .shape(named("flush").and(not(isStatic())).and(takesArguments(long.class, boolean.class)))
-        .between("3.0", "4.1", "Log before 3.0; UnifiedLog moved to kafka-storage in 4.1")
+        .since("3.0", "Log before 3.0")
         .build();
 
     /** roll-flush, 3.x: LocalLog.markFlushed, which moves the recovery point under the partition lock. */

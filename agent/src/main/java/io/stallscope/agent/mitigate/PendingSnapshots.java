@@ -104,6 +104,23 @@ final class PendingSnapshots {
     }
 
     /**
+     * Forgets the pending snapshots of the log in {@code dir}, a log renamed for deletion whose delayed
+     * flush is dropped: Kafka deletes their files with the directory, and no flush of that log will come
+     * to sync them, so they would hold a {@code maxPending} slot until detach. Returns how many.
+     */
+    int discard(File dir) {
+        File absolute = dir.getAbsoluteFile();
+        int discarded = 0;
+        for (Entry entry : files.values()) {
+            if (absolute.equals(entry.current().getParentFile()) && files.remove(entry.written, entry)) {
+                discarded++;
+                metrics.event(MITIGATION, "discarded_deleted_log");
+            }
+        }
+        return discarded;
+    }
+
+    /**
      * On detach: fsyncs every pending snapshot, going on past failures; returns one line per snapshot
      * that could not be made durable (now, or earlier).
      */
@@ -137,19 +154,24 @@ final class PendingSnapshots {
     private void fsync(Entry entry, File file) throws IOException {
         long start = Hooks.enter(Op.SNAPSHOT_FLUSH);
         Throwable thrown = null;
+        // two flushes of one log (flush-log jobs on two scheduler threads) can sync the same entry at once:
+        // only the one that removes it counts it, so the counters add up to what was deferred
         try (FileChannel channel = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {
             channel.force(true);
-            files.remove(entry.written);
-            metrics.event(MITIGATION, file.equals(entry.written) ? "flushed" : "flushed_renamed");
+            if (files.remove(entry.written, entry)) {
+                metrics.event(MITIGATION, file.equals(entry.written) ? "flushed" : "flushed_renamed");
+            }
         } catch (NoSuchFileException e) {
             // deleted meanwhile (segment deletion, truncation, the log's -delete dir removed): nothing left
-            files.remove(entry.written);
-            metrics.event(MITIGATION, "vanished");
+            if (files.remove(entry.written, entry)) {
+                metrics.event(MITIGATION, "vanished");
+            }
         } catch (IOException e) {
             thrown = e;
-            files.remove(entry.written);
             failed.put(file, e);
-            metrics.event(MITIGATION, "io_error");
+            if (files.remove(entry.written, entry)) {
+                metrics.event(MITIGATION, "io_error");
+            }
             throw e;
         } finally {
             Hooks.exit(Op.SNAPSHOT_FLUSH, start, file, -1L, thrown);

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
  * was renamed for deletion meanwhile (replaced by its -future copy after a log-dir move, or its topic
  * deleted; Kafka closes it right after the rename) is dropped instead: flushing its closed segments would
  * fail with ClosedChannelException and take the whole log dir offline. A log promoted from -future keeps
- * its job, which flushes it at its new path (the job holds the log, not the path).
+ * its job, which flushes it at its new path (the job holds the log, not the path). Kafka 2.8 to 4.4
+ * (Log.flush, UnifiedLog.flush in core, then in kafka-storage from 4.1).
  */
 public final class SegmentFlushDelayHooks {
     static final String MITIGATION = "segment-flush-delay";
@@ -51,6 +52,8 @@ public final class SegmentFlushDelayHooks {
         if (m != null) {
             m.event(MITIGATION, "dropped_deleted_log");
         }
+        // with roll-flush, the snapshots this flush would have synced: no other flush of this log comes
+        RollFlushHooks.logDropped(dir);
         return true;
     }
 

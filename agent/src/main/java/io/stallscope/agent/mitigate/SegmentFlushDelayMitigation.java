@@ -40,7 +40,7 @@ final class SegmentFlushDelayMitigation {
             m.transformations.add(scala.declaringClass(),
                 Advice.to(ScheduleDelayWithUnitAdvice.class).on(KafkaTargets.SCALA_SCHEDULER_SCHEDULE.shape()));
         }
-        // the delayed job's flush, dropped when its log was renamed for deletion meanwhile (4.1+: not covered)
+        // the delayed job's flush, dropped when its log was renamed for deletion meanwhile (2.8 to 4.4)
         for (KafkaTarget flush : new KafkaTarget[] {KafkaTargets.LOG_FLUSH, KafkaTargets.UNIFIED_LOG_FLUSH}) {
             Resolution r = shapes.resolve(flush);
             if (r.isResolved()) {

@@ -39,10 +39,10 @@ class KafkaTargetsTest {
         "3.7.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k         su     -",
         "3.9.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k         su     -",
         "4.0.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         -         su     -",
-        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         -         -         su     -",
-        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         -         -         su     -",
-        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         -         -         su     -",
-        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         -         -         su     -",
+        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
+        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
+        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
+        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
     };
 
     /** Longest prefix first: record.internal before record. */

@@ -25,6 +25,23 @@ class SegmentFlushDelayHooksTest {
     @AfterEach
     void off() {
         SegmentFlushDelayHooks.uninstall();
+        RollFlushHooks.uninstall();
+    }
+
+    @Test
+    void aDroppedFlushReleasesTheRollFlushSlotsOfItsLog(@TempDir Path tmp) throws Exception {
+        MitigationMetrics metrics = new MitigationMetrics(registry, BrokerLog.get());
+        SegmentFlushDelayHooks.install(TimeUnit.SECONDS.toNanos(20), metrics);
+        PendingSnapshots pending = new PendingSnapshots(1, metrics);
+        RollFlushHooks.install(pending, metrics);
+        Path deleted = Files.createDirectories(tmp.resolve("t-0.8a7c1b-delete"));
+        assertThat(pending.defer(Files.createFile(deleted.resolve("00000000000000000100.snapshot")).toFile(),
+            new Log(deleted.toFile()))).isTrue();
+
+        assertThat(onThread("kafka-scheduler-0", new Log(deleted.toFile()))).isTrue();
+        assertThat(pending.size()).as("no max.pending slot left to the deleted log").isZero();
+        assertThat(pending.defer(tmp.resolve("t-1/00000000000000000100.snapshot").toFile(), null))
+            .as("the next roll defers again instead of fsyncing inline").isTrue();
     }
 
     @Test
