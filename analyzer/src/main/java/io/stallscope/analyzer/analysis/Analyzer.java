@@ -124,8 +124,15 @@ public final class Analyzer {
             LockWaitSite site = classifier.lockWait(s);
             if (site != null) methods.add(rec.frames.name(rec.stacks.frames(s)[site.siteFrame()]));
         }
-        for (Wait w : recorded.all()) {
-            if (w.recordedOwner < 0) methods.add(w.siteMethod);
+        if (recorded.all() instanceof RecordedWaits r) {
+            // Without making a Wait of each of millions of events.
+            for (int k = 0; k < r.size(); k++) {
+                if (r.owner(k) < 0) methods.add(r.names(k).siteMethod());
+            }
+        } else {
+            for (Wait w : recorded.all()) {
+                if (w.recordedOwner < 0) methods.add(w.siteMethod);
+            }
         }
         return methods;
     }

@@ -75,7 +75,10 @@ public final class StreamingAnalysis {
     public Analysis finish(Options o) {
         boolean windowed = windows > 0;
         Options used = windowed ? windowOptions : o;
-        fold(Analyzer.window(rec, used, classifier, windowed ? WINDOWED_RETAINED_WAITS : Analyzer.RETAINED_WAITS));
+        // The last window, unless the last chunk filled one and nothing is left.
+        if (!windowed || rec.samples.size() + rec.locks.size() > 0) {
+            fold(Analyzer.window(rec, used, classifier, windowed ? WINDOWED_RETAINED_WAITS : Analyzer.RETAINED_WAITS));
+        }
         long waits = 0;
         for (Contention c : byLock.values()) waits += c.waitCount;
         Analysis.Sampling sampling;
