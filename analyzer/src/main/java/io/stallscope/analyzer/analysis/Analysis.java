@@ -16,17 +16,18 @@ public record Analysis(Recording recording, Options options, long[] intervals, S
      * analysed window of chunks by window (see {@link StreamingAnalysis}), its totals still count everything, but
      * the waits kept as examples and the samples kept for evidence and the timeline are a bounded sample.
      *
-     * @param windows      windows of chunks analysed one after the other (1: the whole recording at once)
+     * @param windowed     whether the recording was analysed in windows (its samples and lock events dropped as it went)
+     * @param windows      windows of chunks analysed one after the other
      * @param samples      samples read
      * @param sampleStride each thread's every this-th sample was kept (1: all)
      * @param lockEvents   lock events read
      * @param waits        waits counted in the contentions
      * @param perThread    samples read per thread id (null when all are kept: the lanes say)
      */
-    public record Sampling(int windows, long samples, int sampleStride, long lockEvents, long waits, long[] perThread) {
+    public record Sampling(boolean windowed, int windows, long samples, int sampleStride, long lockEvents, long waits, long[] perThread) {
         /** Whether the kept waits and samples are a sample of what was read. */
         public boolean sampled() {
-            return windows > 1;
+            return windowed;
         }
     }
 

@@ -87,9 +87,9 @@ public final class StreamingAnalysis {
             rec.samples.clear();
             kept.addTo(rec.samples);
             rec.locks.clear();
-            sampling = new Analysis.Sampling(windows, kept.seen(), kept.stride(), rec.locks.seen(), waits, kept.perThread());
+            sampling = new Analysis.Sampling(true, windows, kept.seen(), kept.stride(), rec.locks.seen(), waits, kept.perThread());
         } else {
-            sampling = new Analysis.Sampling(1, rec.samples.size(), 1, rec.locks.seen(), waits, null);
+            sampling = new Analysis.Sampling(false, 1, rec.samples.size(), 1, rec.locks.seen(), waits, null);
         }
         return Analyzer.finish(rec, used, intervals, classifier, byLock, retained, spans, sampling);
     }

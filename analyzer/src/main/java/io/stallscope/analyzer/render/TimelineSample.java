@@ -54,8 +54,8 @@ record TimelineSample(long waits, long waitsShown, long samples, int sampleStrid
         Analysis.Sampling s = a.sampling();
         if (!s.sampled()) return null;
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
-                "Analysed in %,d windows of chunks: the totals count all %,d samples, %,d lock events and %,d waits; the examples show the longest %,d of %,d waits",
-                s.windows(), s.samples(), s.lockEvents(), s.waits(), a.waits().size(), s.waits()));
+                "Analysed in %s of chunks: the totals count all %,d samples, %,d lock events and %,d waits; the examples show the longest %,d of %,d waits",
+                Fmt.count(s.windows(), "window"), s.samples(), s.lockEvents(), s.waits(), a.waits().size(), s.waits()));
         if (s.sampleStride() > 1) {
             b.append(String.format(Locale.ROOT, ", and the evidence and timeline read every %d%s sample of each thread",
                     s.sampleStride(), ordinal(s.sampleStride())));

@@ -76,5 +76,11 @@ class StreamingAnalysisTest {
         TextReport.write(whole, new PrintStream(wholeText, true, StandardCharsets.UTF_8));
         assertThat(wholeText.toString(StandardCharsets.UTF_8)).doesNotContain("Analysed in");
         assertThat(JsonReport.build(whole).has("analysisSampled")).isFalse();
+
+        // One chunk filling one window: its samples were thinned and its events dropped, and the report says so.
+        Analysis one = analyze(unit, 1, 100);
+        assertThat(one.sampling().windows()).isEqualTo(1);
+        assertThat(one.sampling().sampled()).isTrue();
+        assertThat(JsonReport.build(one).at("/analysisSampled/windows").asInt()).isEqualTo(1);
     }
 }
