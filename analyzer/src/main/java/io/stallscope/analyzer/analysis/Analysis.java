@@ -6,10 +6,36 @@ import java.util.List;
 
 /**
  * The result of analysing a recording: per-lock contentions, findings, and the waits with their holders
- * (all of them, or the longest {@link Analyzer#RETAINED_WAITS} in a huge recording; contentions count all).
+ * (all of them, or the longest {@link Analyzer#RETAINED_WAITS} (fewer when analysed window by window) in a huge recording; contentions count all).
  */
 public record Analysis(Recording recording, Options options, long[] intervals, StackClassifier classifier,
-                       List<Wait> waits, List<Contention> contentions, List<Finding> findings) {
+                       List<Wait> waits, List<Contention> contentions, List<Finding> findings, Sampling sampling) {
+
+    /**
+     * How much of the recording the analysis kept: a recording analysed in one piece keeps everything; a big one is
+     * analysed window of chunks by window (see {@link StreamingAnalysis}), its totals still count everything, but
+     * the waits kept as examples and the samples kept for evidence and the timeline are a bounded sample.
+     *
+     * @param windowed     whether the recording was analysed in windows (its samples and lock events dropped as it went)
+     * @param windows      windows of chunks analysed one after the other
+     * @param samples      samples read
+     * @param sampleStride each thread's every this-th sample was kept (1: all)
+     * @param lockEvents   lock events read
+     * @param waits        waits counted in the contentions
+     * @param perThread    samples read per thread id (null when all are kept: the lanes say)
+     */
+    public record Sampling(boolean windowed, int windows, long samples, int sampleStride, long lockEvents, long waits, long[] perThread) {
+        /** Whether the kept waits and samples are a sample of what was read. */
+        public boolean sampled() {
+            return windowed;
+        }
+    }
+
+    /** Samples of thread {@code id} read, kept or not. */
+    public long samplesOf(int id) {
+        if (sampling.perThread() == null) return recording.samples.lane(id).size();
+        return id >= 0 && id < sampling.perThread().length ? sampling.perThread()[id] : 0;
+    }
 
     /** "Class.method:line <- caller <- ..." for the top {@code depth} frames of a stack. */
     public String frames(int stack, int depth) {

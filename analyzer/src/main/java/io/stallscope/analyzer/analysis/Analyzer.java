@@ -29,12 +29,25 @@ public final class Analyzer {
     private static final int RECORDED_PER_UNIT = 50_000;
 
     public static Analysis analyze(Recording rec, Options o) {
+        return new StreamingAnalysis(rec, r -> o).finish(o);
+    }
+
+    /** One window's tallies, folded by {@link StreamingAnalysis} into the whole recording's. */
+    record Window(Map<String, Contention> byLock, SpanStalls spans, LogLockPartitions.Tally logs, List<LongestWaits> retained,
+                  long[] intervals) {
+    }
+
+    /**
+     * Finds and attributes the waits of what {@code rec} holds now (all of it, or one window of chunks) and tallies
+     * them per lock and per span; {@code retain} is how many of the longest waits each worker keeps.
+     */
+    static Window window(Recording rec, Options o, StackClassifier classifier, int retain) {
         Timing timing = Timing.start("analysis");
         rec.samples.sort();
         long[] intervals = WaitFinder.intervals(rec);
-        StackClassifier classifier = new StackClassifier(rec.frames, rec.stacks);
         classifier.precompute();
         timing.step("sort+intervals+classify");
+        // Where a window's waits, with their holders, meet the agent's spans of the recording so far.
         SpanStalls spans = new SpanStalls(rec.spans, o);
         LogLockPartitions logs = new LogLockPartitions(rec.spans);
         WaitFinder.Recorded recorded = new WaitFinder(rec, classifier, intervals).recorded();
@@ -47,7 +60,7 @@ public final class Analyzer {
         Part[] parts = new Part[units];
         List<Worker> workers;
         try {
-            workers = Parallel.run(units, () -> new Worker(rec, o, classifier, intervals, holders.worker()), (w, u) -> {
+            workers = Parallel.run(units, () -> new Worker(rec, o, classifier, intervals, holders.worker(), retain), (w, u) -> {
                 Part p = new Part(spans.part(), logs.tally());
                 if (u < recordedUnits) {
                     List<Wait> all = recorded.all();
@@ -81,7 +94,17 @@ public final class Analyzer {
         // The same filter as Worker.handle: the convoy counts only waits the analysis counts.
         spans.addConvoys(recorded.all(), w -> w.end >= o.from() && w.start <= o.to() && w.duration() >= o.minWaitNanos()
                 && o.threadMatches(rec.threadName(w.thread)));
-        List<Wait> waits = LongestWaits.longest(workers.stream().map(w -> w.retained).toList(), RETAINED_WAITS);
+        timing.step("merge");
+        timing.print(System.err);
+        return new Window(byLock, spans, logTally, workers.stream().map(w -> w.retained).toList(), intervals);
+    }
+
+    /** Orders the folded tallies and detects the findings: the analysis of the whole recording. */
+    static Analysis finish(Recording rec, Options o, long[] intervals, StackClassifier classifier, Map<String, Contention> byLock,
+                           List<Wait> retained, SpanStalls spans, LogLockPartitions.Tally logTally,
+                           Analysis.Sampling sampling) {
+        Timing timing = Timing.start("analysis");
+        List<Wait> waits = new ArrayList<>(retained);
         // A total order: the workers' lists come in whatever order their threads finished.
         waits.sort(Comparator.comparingLong((Wait w) -> w.start).thenComparingInt(w -> w.thread).thenComparing(LongestWaits.ORDER));
         List<Contention> contentions = new ArrayList<>(byLock.values());
@@ -93,12 +116,11 @@ public final class Analyzer {
                 .thenComparing(Comparator.comparingLong((Contention c) -> c.totalWaitNanos).reversed())
                 .thenComparing(c -> c.key));
 
-        Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of());
-        timing.step("merge");
+        Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of(), sampling);
         List<Finding> findings = new FindingDetector(partial, spans.stalls()).detect();
         timing.step("findings");
         timing.print(System.err);
-        return new Analysis(rec, o, intervals, classifier, waits, contentions, findings);
+        return new Analysis(rec, o, intervals, classifier, waits, contentions, findings, sampling);
     }
 
     /** The methods that take the locks waited for without a recorded owner: where holders are searched for. */
@@ -108,8 +130,15 @@ public final class Analyzer {
             LockWaitSite site = classifier.lockWait(s);
             if (site != null) methods.add(rec.frames.name(rec.stacks.frames(s)[site.siteFrame()]));
         }
-        for (Wait w : recorded.all()) {
-            if (w.recordedOwner < 0) methods.add(w.siteMethod);
+        if (recorded.all() instanceof RecordedWaits r) {
+            // Without making a Wait of each of millions of events.
+            for (int k = 0; k < r.size(); k++) {
+                if (r.owner(k) < 0) methods.add(r.names(k).siteMethod());
+            }
+        } else {
+            for (Wait w : recorded.all()) {
+                if (w.recordedOwner < 0) methods.add(w.siteMethod);
+            }
         }
         return methods;
     }
@@ -133,9 +162,10 @@ public final class Analyzer {
         final WaitFinder finder;
         final HolderAttributor holders;
         /** The longest waits this thread saw; together the workers' hold the overall longest. */
-        final LongestWaits retained = new LongestWaits(RETAINED_WAITS);
+        final LongestWaits retained;
 
-        Worker(Recording rec, Options o, StackClassifier classifier, long[] intervals, HolderAttributor holders) {
+        Worker(Recording rec, Options o, StackClassifier classifier, long[] intervals, HolderAttributor holders, int retain) {
+            this.retained = new LongestWaits(retain);
             this.rec = rec;
             this.o = o;
             this.finder = new WaitFinder(rec, classifier, intervals);

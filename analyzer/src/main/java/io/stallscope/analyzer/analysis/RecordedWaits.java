@@ -1,6 +1,6 @@
 package io.stallscope.analyzer.analysis;
 
-import io.stallscope.analyzer.model.LockEvent;
+import io.stallscope.analyzer.model.LockEvents;
 import io.stallscope.analyzer.model.Recording;
 
 import java.util.AbstractList;
@@ -36,13 +36,23 @@ final class RecordedWaits extends AbstractList<Wait> {
 
     /** Adds the wait of lock event {@code index}. */
     void add(int index, Names n) {
+        add(index, id(n));
+    }
+
+    /** Adds the wait of lock event {@code index} with the names {@link #id} gave. */
+    void add(int index, int namesId) {
         if (size == event.length) {
             event = Arrays.copyOf(event, size * 2);
             names = Arrays.copyOf(names, size * 2);
         }
         event[size] = index;
-        names[size] = id(n);
+        names[size] = namesId;
         size++;
+    }
+
+    /** How many distinct names the waits have: {@link #namesId} is below it. */
+    int namesCount() {
+        return table.size();
     }
 
     int id(Names n) {
@@ -68,24 +78,26 @@ final class RecordedWaits extends AbstractList<Wait> {
     }
 
     int thread(int i) {
-        return rec.locks.get(event[i]).thread();
+        return rec.locks.thread(event[i]);
     }
 
     int owner(int i) {
-        return rec.locks.get(event[i]).previousOwner();
+        return rec.locks.previousOwner(event[i]);
     }
 
     long start(int i) {
-        return rec.locks.get(event[i]).start();
+        return rec.locks.start(event[i]);
     }
 
     @Override
     public Wait get(int i) {
         if (i < 0 || i >= size) throw new IndexOutOfBoundsException(i);
-        LockEvent e = rec.locks.get(event[i]);
+        int e = event[i];
+        LockEvents l = rec.locks;
         Names n = table.get(names[i]);
-        return new Wait(rec.threads.get(e.thread()).file(), e.thread(), e.start(), e.end(), n.lockKey(), n.lockLabel(),
-                n.lockType(), n.siteMethod(), n.siteLabel(), e.stack(), true, e.previousOwner());
+        int thread = l.thread(e);
+        return new Wait(rec.threads.get(thread).file(), thread, l.start(e), l.end(e), n.lockKey(), n.lockLabel(),
+                n.lockType(), n.siteMethod(), n.siteLabel(), l.stack(e), true, l.previousOwner(e));
     }
 
     @Override

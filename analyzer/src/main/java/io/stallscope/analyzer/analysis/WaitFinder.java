@@ -1,6 +1,7 @@
 package io.stallscope.analyzer.analysis;
 
 import io.stallscope.analyzer.model.LockEvent;
+import io.stallscope.analyzer.model.LockEvents;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.SourceFile;
@@ -49,31 +50,49 @@ public final class WaitFinder {
         // An event whose stackTrace is null (seen in a JDK chunk for waits begun before the chunk did) still names
         // its monitor by class and address: it is taken where the other events on that monitor say it is.
         Map<String, RecordedWaits.Names> knownSite = new HashMap<>();
-        for (int i = 0; i < rec.locks.size(); i++) {
-            LockEvent e = rec.locks.get(i);
-            Wait w = fromEvent(e);
-            if (w == null) continue;
-            RecordedWaits.Names n = RecordedWaits.Names.of(w);
-            recorded.add(i, n);
-            if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, n);
+        // The names depend only on the event's file, kind, stack, lock class and address: worked out once for each
+        // such combination, not once per event (a lock-heavy recording repeats a few thousand of them millions of times).
+        Map<EventNames, Integer> namesOf = new HashMap<>();
+        LockEvents locks = rec.locks;
+        for (int i = 0; i < locks.size(); i++) {
+            int thread = locks.thread(i);
+            if (thread < 0) continue;
+            EventNames key = new EventNames(rec.threads.get(thread).file(), locks.kind(i), locks.stack(i), locks.lockClassIndex(i),
+                    locks.address(i));
+            Integer id = namesOf.get(key);
+            if (id == null) {
+                LockEvent e = locks.get(i);
+                Wait w = fromEvent(e);
+                if (w == null) {
+                    id = -1;
+                } else {
+                    RecordedWaits.Names n = RecordedWaits.Names.of(w);
+                    id = recorded.id(n);
+                    if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, n);
+                }
+                namesOf.put(key, id);
+            }
+            if (id >= 0) recorded.add(i, id);
         }
         // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
         Map<String, Wait> recordedAtSite = new HashMap<>();
-        Map<Integer, Integer> renamed = new HashMap<>();
-        Map<Integer, int[]> positions = new HashMap<>();
-        Map<Integer, Integer> counts = new HashMap<>();
-        Map<Integer, int[]> ownerPositions = new HashMap<>();
-        Map<Integer, Integer> ownerCounts = new HashMap<>();
+        int[] renamed = new int[recorded.namesCount()];
+        Arrays.fill(renamed, -1);
+        int threads = rec.threads.size();
+        int[][] positions = new int[threads][];
+        int[] counts = new int[threads];
+        int[][] ownerPositions = new int[threads][];
+        int[] ownerCounts = new int[threads];
         boolean[] seenNames = new boolean[0];
         for (int k = 0; k < recorded.size(); k++) {
             int id = recorded.namesId(k);
-            Integer to = renamed.get(id);
-            if (to == null) {
+            int to = renamed[id];
+            if (to < 0) {
                 RecordedWaits.Names n = recorded.names(k);
                 RecordedWaits.Names known = n.siteMethod().equals("?") ? knownSite.get(n.lockKey()) : null;
                 to = known == null ? id : recorded.id(new RecordedWaits.Names(n.lockKey(), known.lockLabel(), n.lockType(),
                         known.siteMethod(), known.siteLabel()));
-                renamed.put(id, to);
+                renamed[id] = to;
             }
             recorded.rename(k, to);
             // The first wait with these names is the first at its site among them: the key is built once per lock.
@@ -92,17 +111,22 @@ public final class WaitFinder {
                 byStart(recorded, ownerPositions, ownerCounts));
     }
 
-    private static void add(Map<Integer, int[]> positions, Map<Integer, Integer> counts, int key, int k) {
-        int c = counts.merge(key, 1, Integer::sum);
-        int[] p = positions.get(key);
-        if (p == null || p.length < c) positions.put(key, p = Arrays.copyOf(p == null ? new int[16] : p, Math.max(16, c * 2)));
+    /** The event kind, stack, lock and file that decide a recorded wait's names. */
+    private record EventNames(int file, LockEvent.Kind kind, int stack, int lockClass, long address) {
+    }
+
+    private static void add(int[][] positions, int[] counts, int key, int k) {
+        int c = ++counts[key];
+        int[] p = positions[key];
+        if (p == null || p.length < c) positions[key] = p = Arrays.copyOf(p == null ? new int[16] : p, Math.max(16, c * 2));
         p[c - 1] = k;
     }
 
-    private static Map<Integer, List<Wait>> byStart(RecordedWaits recorded, Map<Integer, int[]> positions,
-                                                   Map<Integer, Integer> counts) {
+    private static Map<Integer, List<Wait>> byStart(RecordedWaits recorded, int[][] positions, int[] counts) {
         Map<Integer, List<Wait>> byKey = new HashMap<>();
-        positions.forEach((key, p) -> byKey.put(key, recorded.subset(byStart(recorded, Arrays.copyOf(p, counts.get(key))))));
+        for (int key = 0; key < positions.length; key++) {
+            if (positions[key] != null) byKey.put(key, recorded.subset(byStart(recorded, Arrays.copyOf(positions[key], counts[key]))));
+        }
         return byKey;
     }
 

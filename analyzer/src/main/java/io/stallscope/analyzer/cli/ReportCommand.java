@@ -1,8 +1,8 @@
 package io.stallscope.analyzer.cli;
 
 import io.stallscope.analyzer.analysis.Analysis;
-import io.stallscope.analyzer.analysis.Analyzer;
 import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.StreamingAnalysis;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
 import io.stallscope.analyzer.model.Recording;
@@ -122,11 +122,19 @@ public final class ReportCommand implements Callable<Integer> {
         long tAnalysis = 0;
         Analysis a;
         ReportView view;
+        // Options from what was read so far: relative --from/--to count from the start seen when the first window is analysed.
+        Pattern windowThreads = threadPattern;
+        long windowMinWait = minWaitNanos;
+        StreamingAnalysis stream = new StreamingAnalysis(rec, r -> {
+            long begin = r.startNanos();
+            return new Options(windowThreads, from == null ? Long.MIN_VALUE : TimeArgs.instant(from, begin),
+                    to == null ? Long.MAX_VALUE : TimeArgs.instant(to, begin), windowMinWait, top);
+        });
         try (Progress progress = Progress.start(err, files)) {
             for (Path f : files) {
                 try {
                     progress.file(f);
-                    JfrFileReader.read(f, rec, progress::bytes);
+                    JfrFileReader.read(f, rec, progress::bytes, stream::chunkRead);
                 } catch (NoSuchFileException e) {
                     progress.close();
                     err.println("analyzer: " + f + ": no such file");
@@ -142,7 +150,7 @@ public final class ReportCommand implements Callable<Integer> {
                 }
             }
             tRead = System.nanoTime();
-            progress.phase("analysing " + rec.samples.size() + " samples");
+            progress.phase("analysing " + stream.samplesRead() + " samples");
             long start = rec.startNanos();
             long fromNanos = from == null ? Long.MIN_VALUE : TimeArgs.instant(from, start);
             long toNanos = to == null ? Long.MAX_VALUE : TimeArgs.instant(to, start);
@@ -152,7 +160,7 @@ public final class ReportCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), outside);
             }
             Options o = new Options(threadPattern, fromNanos, toNanos, minWaitNanos, top);
-            a = Analyzer.analyze(rec, o);
+            a = stream.finish(o);
             view = ReportViews.of(a);
             tAnalysis = System.nanoTime();
             if (json != null || html != null) progress.phase("writing the reports");

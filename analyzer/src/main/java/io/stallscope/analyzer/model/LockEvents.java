@@ -25,6 +25,8 @@ public final class LockEvents extends AbstractList<LockEvent> {
     private long[] address = new long[16];
     private int[] previousOwner = new int[16];
     private int size;
+    /** Events dropped by {@link #clear()}: the windows of chunks already analysed. */
+    private long cleared;
     private final List<String> classes = new ArrayList<>();
     private final Map<String, Integer> classIds = new HashMap<>();
 
@@ -67,6 +69,52 @@ public final class LockEvents extends AbstractList<LockEvent> {
         if (i < 0 || i >= size) throw new IndexOutOfBoundsException(i);
         return new LockEvent(KINDS[kind[i]], start[i], end[i], thread[i], stack[i],
                 lockClass[i] < 0 ? null : classes.get(lockClass[i]), address[i], previousOwner[i]);
+    }
+
+    // Columns read without making a LockEvent: the analysis walks millions of events.
+    public LockEvent.Kind kind(int i) {
+        return KINDS[kind[i]];
+    }
+
+    public long start(int i) {
+        return start[i];
+    }
+
+    public long end(int i) {
+        return end[i];
+    }
+
+    public int thread(int i) {
+        return thread[i];
+    }
+
+    public int stack(int i) {
+        return stack[i];
+    }
+
+    /** The lock class's index among this list's classes; -1 for none. */
+    public int lockClassIndex(int i) {
+        return lockClass[i];
+    }
+
+    public long address(int i) {
+        return address[i];
+    }
+
+    public int previousOwner(int i) {
+        return previousOwner[i];
+    }
+
+    /** Forgets the events (their window of chunks is analysed) but counts them in {@link #seen()}; keeps the columns. */
+    @Override
+    public void clear() {
+        cleared += size;
+        size = 0;
+    }
+
+    /** Every event added, including those cleared since. */
+    public long seen() {
+        return cleared + size;
     }
 
     @Override

@@ -26,6 +26,18 @@ public final class Samples {
         total += b.size();
     }
 
+    /** Forgets every sample: the analysis of a window of chunks is done with them (see KeptSamples). */
+    public void clear() {
+        blocks.clear();
+        lanes = new Lane[64];
+        total = 0;
+    }
+
+    /** One more than the highest thread id with a lane. */
+    public int laneCount() {
+        return lanes.length;
+    }
+
     public List<SampleBlock> blocks() {
         return blocks;
     }

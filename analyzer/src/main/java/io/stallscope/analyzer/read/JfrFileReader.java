@@ -43,9 +43,20 @@ public final class JfrFileReader {
      *                            short is read as far as possible and warned about in {@link SourceFile#warnings}
      */
     public static SourceFile read(Path path, Recording rec, LongConsumer progress) throws IOException {
+        return read(path, rec, progress, null);
+    }
+
+    /**
+     * As {@link #read(Path, Recording, LongConsumer)}, telling {@code afterChunk} (may be null) after each chunk is
+     * merged into {@code rec}: where a streaming analysis takes a window of chunks and drops their samples.
+     */
+    public static SourceFile read(Path path, Recording rec, LongConsumer progress, Runnable afterChunk) throws IOException {
         SourceFile file = new SourceFile(rec.files.size(), path.toString());
         Path plain = path;
         Path temp = null;
+        // In the recording while it is read: an analysis of a window of its chunks looks the file up.
+        rec.files.add(file);
+        boolean read = false;
         try {
             if (!Files.isRegularFile(path)) {
                 if (!Files.exists(path)) throw new NoSuchFileException(path.toString());
@@ -56,8 +67,11 @@ public final class JfrFileReader {
                 gunzip(path, temp, file);
                 plain = temp;
             }
-            readPlain(plain, rec, file, progress);
+            readPlain(plain, rec, file, progress, afterChunk);
             rec.distinguishSharedNames(file.index);
+            read = true;
+        } catch (AnalysisFailed e) {
+            throw e.failure;
         } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException
                  | ArithmeticException | NegativeArraySizeException | ClassCastException e) {
             // Corrupt data that slipped past the explicit checks still ends as a one-line error.
@@ -65,10 +79,20 @@ public final class JfrFileReader {
         } catch (StackOverflowError e) {
             throw new JfrFormatException("corrupt recording (types nested without end)");
         } finally {
+            if (!read) rec.files.remove(file);
             if (temp != null) Files.deleteIfExists(temp);
         }
-        rec.files.add(file);
         return file;
+    }
+
+    /** A failure of what ran after a chunk (the analysis), kept apart from the reader's "corrupt recording". */
+    private static final class AnalysisFailed extends RuntimeException {
+        final RuntimeException failure;
+
+        AnalysisFailed(RuntimeException failure) {
+            super(failure);
+            this.failure = failure;
+        }
     }
 
     private static boolean isGzip(Path path) throws IOException {
@@ -95,7 +119,7 @@ public final class JfrFileReader {
     private record ChunkAt(long pos, long mapLen, String error) {
     }
 
-    private static void readPlain(Path path, Recording rec, SourceFile file, LongConsumer progress) throws IOException {
+    private static void readPlain(Path path, Recording rec, SourceFile file, LongConsumer progress, Runnable afterChunk) throws IOException {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long fileSize = ch.size();
             if (fileSize == 0) throw new JfrFormatException("empty file");
@@ -133,7 +157,7 @@ public final class JfrFileReader {
                 if (size > left || size < ChunkReader.HEADER_SIZE || mapLen > Integer.MAX_VALUE) break;
                 pos += size;
             }
-            readChunks(ch, chunks, Math.max(1, Math.min(Parallel.threads(), chunks.size())), rec, file, progress);
+            readChunks(ch, chunks, Math.max(1, Math.min(Parallel.threads(), chunks.size())), rec, file, progress, afterChunk);
             if (trailing != null) file.warnings.add(trailing);
             if (duplicates.skipped() > 0) file.warnings.add(duplicates.warning());
         }
@@ -153,7 +177,7 @@ public final class JfrFileReader {
      * of threads. The first failing chunk in file order fails the file, as reading them one by one would.
      */
     private static void readChunks(FileChannel ch, List<ChunkAt> chunks, int threads, Recording rec, SourceFile file,
-                                   LongConsumer progress) throws IOException {
+                                   LongConsumer progress, Runnable afterChunk) throws IOException {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "stallscope-reader");
             t.setDaemon(true);
@@ -182,6 +206,13 @@ public final class JfrFileReader {
                     reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, metadata)));
                 }
                 ChunkMerge.merge(r.rec(), r.samples(), r.file(), r.intervalFromWall(), rec, file);
+                if (afterChunk != null) {
+                    try {
+                        afterChunk.run();
+                    } catch (RuntimeException e) {
+                        throw new AnalysisFailed(e);
+                    }
+                }
                 waited += t1 - t0;
                 merging += System.nanoTime() - t1;
                 ChunkAt c = chunks.get(i);

@@ -85,6 +85,8 @@ public final class HtmlReport {
                 .append("<span><span class=\"sw\" style=\"background:#ff6f00\"></span>in a storage syscall</span>")
                 .append("<span><span class=\"sw\" style=\"background:rgba(0,137,123,0.5)\"></span>Stallscope agent span</span>")
                 .append("<span>bars: waits by lock &middot; outlined: the holder meanwhile (dashed link: inferred)</span></div>\n");
+        String windowed = TimelineSample.analysisSentence(v.analysis());
+        if (windowed != null) h.append("<p class=\"hint\" id=\"analysis-sample\">").append(esc(windowed)).append("</p>\n");
         String sampled = TimelineSample.of(v).sentence();
         if (sampled != null) h.append("<p class=\"hint\" id=\"timeline-sample\">").append(esc(sampled)).append("</p>\n");
         h.append("<div id=\"lanes\"><canvas id=\"timeline\"></canvas></div>\n<section id=\"details\"><p class=\"hint\">Click the timeline to see every thread's stack at that moment.</p></section>\n");

@@ -68,6 +68,12 @@ public final class JsonReport {
             f.warnings.forEach(w -> warnings.add(f.path + ": " + w));
         }
 
+        Analysis.Sampling sampling = a.sampling();
+        if (sampling.sampled()) {
+            root.putObject("analysisSampled").put("windows", sampling.windows()).put("samples", sampling.samples())
+                    .put("lockEvents", sampling.lockEvents()).put("waits", sampling.waits()).put("waitsKept", a.waits().size())
+                    .put("sampleStride", sampling.sampleStride()).put("sentence", TimelineSample.analysisSentence(a));
+        }
         TimelineSample ts = TimelineSample.of(v);
         root.putObject("htmlTimeline").put("sampled", ts.sampled()).put("waits", ts.waits()).put("waitsShown", ts.waitsShown())
                 .put("samples", ts.samples()).put("sampleStride", ts.sampleStride()).put("spans", ts.spans())

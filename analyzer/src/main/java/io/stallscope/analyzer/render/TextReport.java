@@ -39,11 +39,13 @@ public final class TextReport {
         for (SourceFile f : rec.files) {
             print(out, "", "    ", String.format(Locale.ROOT, "%s: %s, %s, %.1f s, %s every %.1f ms, %s", f.path,
                     String.join("+", f.producers), Fmt.count(f.chunks, "chunk"), (f.endNanos - f.startNanos) / 1e9,
-                    Fmt.count(rec.threads.stream().filter(t -> t.file() == f.index).mapToInt(t -> rec.samples.lane(t.id()).size()).sum(), "sample"),
+                    Fmt.count(rec.threads.stream().filter(t -> t.file() == f.index).mapToLong(t -> a.samplesOf(t.id())).sum(), "sample"),
                     f.sampleIntervalNanos / 1e6,
                     Fmt.count(f.eventCounts.getOrDefault("jdk.JavaMonitorEnter", 0L) + f.eventCounts.getOrDefault("jdk.ThreadPark", 0L), "lock event")));
             for (String w : f.warnings) print(out, "  warning: ", "    ", w);
         }
+        String windowed = TimelineSample.analysisSentence(a);
+        if (windowed != null) print(out, "", "    ", windowed);
         String sampled = TimelineSample.of(v).sentence();
         if (sampled != null) print(out, "", "    ", sampled);
         out.println();

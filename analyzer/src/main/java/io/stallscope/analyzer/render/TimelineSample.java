@@ -46,6 +46,23 @@ record TimelineSample(long waits, long waitsShown, long samples, int sampleStrid
                 Math.min(spans, WAIT_BUDGET), io, Math.min(io, WAIT_BUDGET + 1));
     }
 
+    /**
+     * One sentence when the recording was analysed window by window (see StreamingAnalysis): the totals count
+     * everything, the examples and evidence are a bounded sample; null when it was analysed whole.
+     */
+    static String analysisSentence(Analysis a) {
+        Analysis.Sampling s = a.sampling();
+        if (!s.sampled()) return null;
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "Analysed in %s of chunks: the totals count all %,d samples, %,d lock events and %,d waits; the examples show the longest %,d of %,d waits",
+                Fmt.count(s.windows(), "window"), s.samples(), s.lockEvents(), s.waits(), a.waits().size(), s.waits()));
+        if (s.sampleStride() > 1) {
+            b.append(String.format(Locale.ROOT, ", and the evidence and timeline read every %d%s sample of each thread",
+                    s.sampleStride(), ordinal(s.sampleStride())));
+        }
+        return b.append('.').toString();
+    }
+
     boolean sampled() {
         return waitsShown < waits || sampleStride > 1 || spansShown < spans || ioShown < io;
     }

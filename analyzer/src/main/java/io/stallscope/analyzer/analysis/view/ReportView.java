@@ -71,7 +71,7 @@ public final class ReportView {
 
     /** Lock events in the recording (JFR's monitor enter and park, async-profiler's lock events). */
     public long lockEvents() {
-        return analysis.recording().locks.size();
+        return analysis.sampling().lockEvents();
     }
 
     /** The holders that explain at least {@link #SHOWN_HOLDER_SHARE} of the waiting on {@code c}, most first. */

@@ -61,7 +61,7 @@ public final class ReportViews {
         List<ThreadView> all = new ArrayList<>();
         for (ThreadInfo t : rec.threads) {
             all.add(new ThreadView(t.id(), t.file(), t.name(), labels.get(t.id()), KafkaThreads.role(t.name()), t.javaId(),
-                    t.osId(), rec.samples.lane(t.id()).size(), waited.getOrDefault(t.id(), 0L), held.getOrDefault(t.id(), 0L)));
+                    t.osId(), a.samplesOf(t.id()), waited.getOrDefault(t.id(), 0L), held.getOrDefault(t.id(), 0L)));
         }
 
         List<ThreadView> threads = new ArrayList<>();

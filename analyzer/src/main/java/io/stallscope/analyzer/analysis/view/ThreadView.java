@@ -6,5 +6,5 @@ package io.stallscope.analyzer.analysis.view;
  * one.
  */
 public record ThreadView(int id, int file, String name, String lane, String role, long javaId, long osId,
-                         int samples, long waitNanos, long heldNanos) {
+                         long samples, long waitNanos, long heldNanos) {
 }
