@@ -9,7 +9,6 @@ import io.stallscope.analyzer.model.ThreadInfo;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,23 +53,38 @@ public final class WaitFinder {
         // such combination, not once per event (a lock-heavy recording repeats a few thousand of them millions of times).
         Map<EventNames, Integer> namesOf = new HashMap<>();
         LockEvents locks = rec.locks;
+        // A direct-mapped cache in front of the map: a window holds millions of events and a few thousand
+        // combinations, and a record key made and hashed per event was most of this loop.
+        NamesCache cache = new NamesCache();
         for (int i = 0; i < locks.size(); i++) {
             int thread = locks.thread(i);
             if (thread < 0) continue;
-            EventNames key = new EventNames(rec.threads.get(thread).file(), locks.kind(i), locks.stack(i), locks.lockClassIndex(i),
-                    locks.address(i));
-            Integer id = namesOf.get(key);
-            if (id == null) {
-                LockEvent e = locks.get(i);
-                Wait w = fromEvent(e);
-                if (w == null) {
-                    id = -1;
-                } else {
-                    RecordedWaits.Names n = RecordedWaits.Names.of(w);
-                    id = recorded.id(n);
-                    if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, n);
+            int file = rec.threads.get(thread).file();
+            int kind = locks.kind(i).ordinal();
+            int stack = locks.stack(i);
+            int cls = locks.lockClassIndex(i);
+            long address = locks.address(i);
+            int slot = NamesCache.slot(file, kind, stack, cls, address);
+            int id;
+            if (cache.matches(slot, file, kind, stack, cls, address)) {
+                id = cache.id[slot];
+            } else {
+                EventNames key = new EventNames(file, locks.kind(i), stack, cls, address);
+                Integer known = namesOf.get(key);
+                if (known == null) {
+                    LockEvent e = locks.get(i);
+                    Wait w = fromEvent(e);
+                    if (w == null) {
+                        known = -1;
+                    } else {
+                        RecordedWaits.Names n = RecordedWaits.Names.of(w);
+                        known = recorded.id(n);
+                        if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, n);
+                    }
+                    namesOf.put(key, known);
                 }
-                namesOf.put(key, id);
+                id = known;
+                cache.put(slot, file, kind, stack, cls, address, id);
             }
             if (id >= 0) recorded.add(i, id);
         }
@@ -111,6 +125,37 @@ public final class WaitFinder {
                 byStart(recorded, ownerPositions, ownerCounts));
     }
 
+    /** The last names id seen per slot of (file, kind, stack, lock class, address); a slot holds one combination. */
+    private static final class NamesCache {
+        static final int SIZE = 1 << 12;
+        final long[] address = new long[SIZE];
+        final int[] stack = new int[SIZE];
+        final int[] cls = new int[SIZE];
+        final int[] fileKind = new int[SIZE];
+        final int[] id = new int[SIZE];
+        final boolean[] used = new boolean[SIZE];
+
+        static int slot(int file, int kind, int stack, int cls, long address) {
+            long h = (address * 0x9E3779B97F4A7C15L) ^ (stack * 0x85EBCA6BL) ^ ((long) cls << 20) ^ ((long) file << 8) ^ kind;
+            h ^= h >>> 29;
+            return (int) (h ^ (h >>> 32)) & (SIZE - 1);
+        }
+
+        boolean matches(int s, int file, int kind, int stack, int cls, long address) {
+            return used[s] && this.address[s] == address && this.stack[s] == stack && this.cls[s] == cls
+                    && fileKind[s] == (file << 4 | kind);
+        }
+
+        void put(int s, int file, int kind, int stack, int cls, long address, int id) {
+            used[s] = true;
+            this.address[s] = address;
+            this.stack[s] = stack;
+            this.cls[s] = cls;
+            fileKind[s] = file << 4 | kind;
+            this.id[s] = id;
+        }
+    }
+
     /** The event kind, stack, lock and file that decide a recorded wait's names. */
     private record EventNames(int file, LockEvent.Kind kind, int stack, int lockClass, long address) {
     }
@@ -132,12 +177,8 @@ public final class WaitFinder {
 
     /** {@code positions} in order of their waits' start, ties in the given order (a stable sort, as before). */
     private static int[] byStart(RecordedWaits recorded, int[] positions) {
-        boolean sorted = true;
-        for (int k = 1; k < positions.length && sorted; k++) sorted = recorded.start(positions[k - 1]) <= recorded.start(positions[k]);
-        if (sorted) return positions;
-        Integer[] boxed = Arrays.stream(positions).boxed().toArray(Integer[]::new);
-        Arrays.sort(boxed, Comparator.comparingLong(recorded::start));
-        return Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+        io.stallscope.analyzer.util.IndexSort.stable(positions, recorded::start);
+        return positions;
     }
 
     /** The waits read from thread {@code t}'s samples, in time order. */

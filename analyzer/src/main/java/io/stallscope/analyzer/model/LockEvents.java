@@ -52,6 +52,38 @@ public final class LockEvents extends AbstractList<LockEvent> {
         size++;
     }
 
+    /**
+     * Adds every event of {@code other} (a chunk's), its thread and stack ids mapped through {@code threads} and
+     * {@code stacks}: column by column, without making a {@link LockEvent} of each.
+     */
+    public void addAll(LockEvents other, int[] threads, int[] stacks) {
+        int[] classOf = new int[other.classes.size()];
+        for (int c = 0; c < classOf.length; c++) {
+            String name = other.classes.get(c);
+            classOf[c] = classIds.computeIfAbsent(name, x -> {
+                classes.add(x);
+                return classes.size() - 1;
+            });
+        }
+        for (int i = 0; i < other.size; i++) {
+            if (size == start.length) grow();
+            kind[size] = other.kind[i];
+            start[size] = other.start[i];
+            end[size] = other.end[i];
+            thread[size] = mapped(threads, other.thread[i]);
+            stack[size] = stacks[other.stack[i]];
+            lockClass[size] = other.lockClass[i] < 0 ? -1 : classOf[other.lockClass[i]];
+            address[size] = other.address[i];
+            previousOwner[size] = mapped(threads, other.previousOwner[i]);
+            size++;
+        }
+    }
+
+    /** A thread id through the map; a negative id (none) stays as it is. */
+    private static int mapped(int[] ids, int id) {
+        return id < 0 ? id : ids[id];
+    }
+
     private void grow() {
         int n = size * 2;
         kind = Arrays.copyOf(kind, n);

@@ -1,7 +1,6 @@
 package io.stallscope.analyzer.read;
 
 import io.stallscope.analyzer.model.IoEvent;
-import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
@@ -36,10 +35,7 @@ final class ChunkMerge {
         }
         samples.remap(threads, stacks);
         rec.samples.add(samples);
-        for (LockEvent e : chunk.locks) {
-            rec.locks.add(e.kind(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()],
-                    e.lockClass(), e.address(), thread(threads, e.previousOwner()));
-        }
+        rec.locks.addAll(chunk.locks, threads, stacks);
         for (IoEvent e : chunk.io) {
             rec.io.add(new IoEvent(e.type(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()], e.target(), e.bytes()));
         }

@@ -161,7 +161,9 @@ class WriteBehindRecordingTest {
     @Test
     void aWriteKnownOnlyFromTheJdksFileWriteEventCounts() {
         Truth t = truth.get("jdk-write");
-        assertThat(t.writeTo() - t.writeFrom()).as("the FIFO made the write(2) last").isGreaterThan(100_000_000L);
+        // The reader drains the FIFO 200 ms late, but a profiler signal can cut the blocked write(2) short (47.6 ms once
+        // on a loaded machine): what the finding needs is a write past its XFS threshold.
+        assertThat(t.writeTo() - t.writeFrom()).as("the FIFO made the write(2) last").isGreaterThan(20_000_000L);
         JsonNode f = jsonFinding(t.writer());
         assertThat(f).as("finding for " + t + " in " + json.get("findings")).isNotNull();
         assertThat(f.get("writeSource").asText()).isEqualTo("jdk.FileWrite");

@@ -1,0 +1,44 @@
+package io.stallscope.analyzer.util;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The index sort gives what a stable boxed sort by the same key gives, ties in their first order. */
+class IndexSortTest {
+    @Test
+    void sortsLikeAStableBoxedSort() {
+        Random random = new Random(42);
+        for (int round = 0; round < 200; round++) {
+            int n = random.nextInt(300);
+            // Few distinct keys, so that ties are common and stability is tested.
+            long[] keys = new long[1000];
+            for (int i = 0; i < keys.length; i++) keys[i] = random.nextInt(1 + random.nextInt(20)) - 5;
+            int[] idx = new int[n];
+            for (int i = 0; i < n; i++) idx[i] = random.nextInt(keys.length);
+            Integer[] boxed = Arrays.stream(idx).boxed().toArray(Integer[]::new);
+            Arrays.sort(boxed, Comparator.comparingLong(i -> keys[i]));
+            int[] expected = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+
+            IndexSort.stable(idx, i -> keys[i]);
+
+            assertThat(idx).as("round %d, %d indexes", round, n).containsExactly(expected);
+        }
+    }
+
+    @Test
+    void leavesSortedAndTinyArraysAsTheyAre() {
+        int[] none = {};
+        IndexSort.stable(none, i -> i);
+        int[] one = {7};
+        IndexSort.stable(one, i -> -i);
+        int[] sorted = {3, 1, 2};
+        IndexSort.stable(sorted, i -> 0);
+        assertThat(one).containsExactly(7);
+        assertThat(sorted).containsExactly(3, 1, 2);
+    }
+}
