@@ -1,6 +1,8 @@
 package io.stallscope.agent.mitigate;
 
 import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -12,6 +14,11 @@ import java.util.concurrent.TimeUnit;
  * fail with ClosedChannelException and take the whole log dir offline. A log promoted from -future keeps
  * its job, which flushes it at its new path (the job holds the log, not the path). Kafka 2.8 to 4.4
  * (Log.flush, UnifiedLog.flush in core, then in kafka-storage from 4.1).
+ *
+ * <p>From 3.7 the same job first fsyncs the roll's producer-state snapshot (KAFKA-15046), by a path fixed at
+ * the roll. A rename inside the delay moves the file away and Kafka's fsync would find nothing (a WARN, and
+ * the snapshot never synced): it is re-targeted to the log's current directory, or dropped when that log
+ * was renamed for deletion ({@link #snapshotToFlush}).
  */
 public final class SegmentFlushDelayHooks {
     static final String MITIGATION = "segment-flush-delay";
@@ -21,6 +28,8 @@ public final class SegmentFlushDelayHooks {
     private static final String DELETE_SUFFIX = "-delete";
     private static volatile long extraNanos;
     private static volatile MitigationMetrics metrics;
+    /** The snapshot fsync this thread re-targeted, counted when Kafka's fsync of it returns. */
+    private static final ThreadLocal<Path> RETARGETED = new ThreadLocal<>();
 
     private SegmentFlushDelayHooks() {
     }
@@ -55,6 +64,54 @@ public final class SegmentFlushDelayHooks {
         // with roll-flush, the snapshots this flush would have synced: no other flush of this log comes
         RollFlushHooks.logDropped(dir);
         return true;
+    }
+
+    /**
+     * Where a delayed flush-log job's fsync of the roll's snapshot (3.7+, UnifiedLog.flushProducerStateSnapshot)
+     * goes: the path Kafka gave while the file is still there; the same file name in the log's current
+     * directory when the log was renamed meanwhile (a -future log promoted by a log-dir move); null, to skip
+     * it, when the log was renamed for deletion (its files go with the directory). Anything else (the file
+     * deleted, the log's dir unknown) is left to Kafka, which logs it as without the agent.
+     */
+    public static Path snapshotToFlush(Object log, Path snapshot) {
+        if (extraNanos <= 0 || snapshot == null || Files.exists(snapshot)) {
+            return snapshot;
+        }
+        File dir;
+        try {
+            dir = LogDirs.of(log);
+        } catch (Throwable t) {
+            return snapshot;
+        }
+        if (dir == null) {
+            return snapshot;
+        }
+        MitigationMetrics m = metrics;
+        if (dir.getName().endsWith(DELETE_SUFFIX)) {
+            if (m != null) {
+                m.event(MITIGATION, "snapshot_dropped_deleted_log");
+            }
+            return null;
+        }
+        Path moved = dir.toPath().resolve(snapshot.getFileName().toString());
+        if (moved.equals(snapshot) || !Files.exists(moved)) {
+            return snapshot;
+        }
+        RETARGETED.set(moved);
+        return moved;
+    }
+
+    /** After Kafka's snapshot fsync: a re-targeted one that returned is counted as synced at its new path. */
+    public static void snapshotFlushExited(Throwable thrown) {
+        Path moved = RETARGETED.get();
+        if (moved == null) {
+            return;
+        }
+        RETARGETED.remove();
+        MitigationMetrics m = metrics;
+        if (m != null) {
+            m.event(MITIGATION, thrown == null ? "flushed_renamed" : "renamed_io_error");
+        }
     }
 
     /** The delay to schedule with, in {@code unit}. */

@@ -7,13 +7,15 @@ import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.mitigate.advice.DelayedFlushDropAdvice;
 import io.stallscope.agent.mitigate.advice.ScheduleDelayAdvice;
 import io.stallscope.agent.mitigate.advice.ScheduleDelayWithUnitAdvice;
+import io.stallscope.agent.mitigate.advice.SnapshotFlushRetargetAdvice;
 import net.bytebuddy.asm.Advice;
 
 /**
  * mitigate.segment.flush.delay: every roll schedules a flush of the rolled segment right away, and its
  * fsync competes with the appends that follow. Deferred by a bounded delay, the kernel's writeback has
  * usually written the pages by then and the fsync finds little to do. The flush is dropped only when its
- * log was renamed for deletion meanwhile (see {@link SegmentFlushDelayHooks#dropFlush}).
+ * log was renamed for deletion meanwhile (see {@link SegmentFlushDelayHooks#dropFlush}). From 3.7 the job's
+ * own snapshot fsync follows a rename made inside the delay (see {@link SegmentFlushDelayHooks#snapshotToFlush}).
  */
 final class SegmentFlushDelayMitigation {
     private final String description;
@@ -31,7 +33,9 @@ final class SegmentFlushDelayMitigation {
             return new SegmentFlushDelayMitigation(delay + " skipped: no KafkaScheduler.schedule of the expected shape ("
                 + java.reason() + "; " + scala.reason() + ")");
         }
-        SegmentFlushDelayMitigation m = new SegmentFlushDelayMitigation(delay + " on (the flush-log job after each roll)");
+        Resolution snapshotFlush = shapes.resolve(KafkaTargets.SNAPSHOT_FLUSH);
+        SegmentFlushDelayMitigation m = new SegmentFlushDelayMitigation(delay + " on (the flush-log job after each roll"
+            + (snapshotFlush.isResolved() ? "; its snapshot fsync follows renames" : "") + ")");
         if (java.isResolved()) {
             m.transformations.add(java.declaringClass(),
                 Advice.to(ScheduleDelayAdvice.class).on(KafkaTargets.SCHEDULER_SCHEDULE.shape()));
@@ -46,6 +50,11 @@ final class SegmentFlushDelayMitigation {
             if (r.isResolved()) {
                 m.transformations.add(r.declaringClass(), Advice.to(DelayedFlushDropAdvice.class).on(flush.shape()));
             }
+        }
+        // 3.7+: the job's fsync of the roll's snapshot, by a path a rename inside the delay may have moved
+        if (snapshotFlush.isResolved()) {
+            m.transformations.add(snapshotFlush.declaringClass(),
+                Advice.to(SnapshotFlushRetargetAdvice.class).on(KafkaTargets.SNAPSHOT_FLUSH.shape()));
         }
         return m;
     }
