@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,7 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * through a throttled disk: made slow on purpose), and the start's time. The stop's coverage is read from the
  * breakdown's end line (the end of the broker's own shutdown) against the wall time. Arms alternate per round: the
  * agent with the breakdown, and the agent inactive (activate.main matches nothing: the jar is loaded, nothing
- * is instrumented), on the same data, through a config file rewritten between restarts.
+ * is instrumented), on the same data, through a config file rewritten between restarts. With
+ * {@code -Dstallscope.bench.lock=FILE} it takes a shared machine's lock itself ({@link BenchLock}): shared for the
+ * fill and each restart into an arm, exclusive only for each measured stop and start.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class StopStartBenchIT {
@@ -69,13 +72,16 @@ class StopStartBenchIT {
         Pattern.MULTILINE);
 
     @Test
-    @Timeout(value = 60, unit = TimeUnit.MINUTES)
+    @Timeout(value = 180, unit = TimeUnit.MINUTES) // with -Dstallscope.bench.lock, waits for other users of the machine
     void stopAndStartOnASlowDiskAreBrokenDown() throws Exception {
         RealDiskRequirement.assumeAvailable();
+        BenchLock lock = BenchLock.fromProperty();
         Files.createDirectories(DIR);
         Path config = DIR.resolve("agent-" + VERSION + ".properties");
         Files.writeString(config, "stop.progress=10s\n");
         List<String> rows = new ArrayList<>();
+        Map<String, List<double[]>> walls = new TreeMap<>(); // arm -> {stop wall, start wall} per round
+        List<String> openFiles = new ArrayList<>();
         try (RealDisk disk = RealDisk.create(FsType.XFS, 4L << 30, DIR.resolve("disk-" + VERSION))) {
             Path metadata = Files.createTempDirectory(DIR, "metadata");
             BrokerSpec spec = BrokerSpec.builder(VERSION).name("stop-start-bench").heap("2g")
@@ -89,39 +95,54 @@ class StopStartBenchIT {
                 .javaAgent(AgentJar.path(), "config=" + config)
                 .build();
             try (LocalKafkaBroker broker = new LocalKafkaBroker(spec)) {
-                broker.start();
-                long t0 = System.nanoTime();
-                fill(broker);
-                System.out.printf(Locale.ROOT, "filled %d + %d partitions in %.0f s; %d segment files%n", PARTITIONS,
-                    DEEP_PARTITIONS, (System.nanoTime() - t0) / 1e9, files(broker.dataDir(), ".log").size());
-                keepUnflushed(broker);
+                try (AutoCloseable held = lock.shared("the fill")) {
+                    broker.start();
+                    long t0 = System.nanoTime();
+                    fill(broker);
+                    int segments = files(broker.dataDir(), ".log").size();
+                    System.out.printf(Locale.ROOT, "filled %d + %d partitions in %.0f s; %d segment files%n", PARTITIONS,
+                        DEEP_PARTITIONS, (System.nanoTime() - t0) / 1e9, segments);
+                    keepUnflushed(broker);
+                    openFiles.add("after the fill, " + segments + " segment files: " + OpenFiles.describe(broker.pid()));
+                    System.out.println("broker " + openFiles.get(0));
+                }
                 disk.limit(IoLimits.readMiBps(READ_MIBPS).withWriteBps((long) (WRITE_MIBPS * 1048576)));
                 for (int round = 0; round < ROUNDS; round++) {
                     for (String arm : round % 2 == 0 ? List.of("breakdown", "off") : List.of("off", "breakdown")) {
-                        Files.writeString(config, arm.equals("off") ? "activate.main=no-such-main-class\n"
-                            : "stop.progress=10s\n");
-                        // the arm takes effect at the next start: restart into it, then measure its stop and start
-                        evict(broker.dataDir());
-                        broker.stop();
-                        broker.start();
-                        evict(broker.dataDir());
-                        // after the eviction, which would start their writeback
-                        writeUnflushed(broker);
-                        long logBefore = Files.size(broker.logFile());
-                        long pid = broker.pid();
-                        long signal = System.nanoTime();
-                        new ProcessBuilder("kill", "-TERM", Long.toString(pid)).inheritIO().start().waitFor();
-                        ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
-                        double stopWall = (System.nanoTime() - signal) / 1e9;
-                        broker.stop(); // the harness's bookkeeping (and 2.8's ZooKeeper)
-                        String stopLog = tail(broker.logFile(), logBefore);
-                        evict(broker.dataDir());
-                        long startLogBefore = Files.size(broker.logFile());
-                        broker.start();
-                        double startWall = broker.lastStartDuration().toMillis() / 1000.0;
-                        String startLog = tail(broker.logFile(), startLogBefore);
-                        rows.add(row(round, arm, stopWall, stopLog, startWall, startLog));
-                        System.out.println(rows.get(rows.size() - 1));
+                        String what = "round " + round + ", " + arm;
+                        try (AutoCloseable held = lock.shared(what + ": restart into the arm")) {
+                            Files.writeString(config, arm.equals("off") ? "activate.main=no-such-main-class\n"
+                                : "stop.progress=10s\n");
+                            // the arm takes effect at the next start: restart into it, then measure its stop and start
+                            evict(broker.dataDir());
+                            broker.stop();
+                            broker.start();
+                        }
+                        try (AutoCloseable held = lock.exclusive(what + ": the measured stop and start")) {
+                            evict(broker.dataDir());
+                            // after the eviction, which would start their writeback
+                            writeUnflushed(broker);
+                            long logBefore = Files.size(broker.logFile());
+                            long pid = broker.pid();
+                            long signal = System.nanoTime();
+                            new ProcessBuilder("kill", "-TERM", Long.toString(pid)).inheritIO().start().waitFor();
+                            ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
+                            double stopWall = (System.nanoTime() - signal) / 1e9;
+                            broker.stop(); // the harness's bookkeeping (and 2.8's ZooKeeper)
+                            String stopLog = tail(broker.logFile(), logBefore);
+                            evict(broker.dataDir());
+                            long startLogBefore = Files.size(broker.logFile());
+                            broker.start();
+                            double startWall = broker.lastStartDuration().toMillis() / 1000.0;
+                            String startLog = tail(broker.logFile(), startLogBefore);
+                            rows.add(row(round, arm, stopWall, stopLog, startWall, startLog));
+                            walls.computeIfAbsent(arm, a -> new ArrayList<>()).add(new double[] {stopWall, startWall});
+                            System.out.println(rows.get(rows.size() - 1));
+                        }
+                        if (round == 0) {
+                            openFiles.add("after the start (" + arm + "): " + OpenFiles.describe(broker.pid()));
+                            System.out.println("broker " + openFiles.get(openFiles.size() - 1));
+                        }
                     }
                 }
             }
@@ -135,11 +156,30 @@ class StopStartBenchIT {
             + " segments s | index trim s | last entry s | truncation s | checkpoints s | logs | segments | slowest are deep |"
             + " start wall s | loading logs s |\n|" + "---|".repeat(21) + "\n");
         rows.forEach(r -> md.append(r).append('\n'));
+        md.append("\n| arm | rounds | stop wall median s | stop wall min-max s | start wall median s | start wall min-max s |\n")
+            .append("|---|---|---|---|---|---|\n");
+        walls.forEach((arm, w) -> md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f-%.3f | %.3f | %.3f-%.3f |%n",
+            arm, w.size(), median(w, 0), min(w, 0), max(w, 0), median(w, 1), min(w, 1), max(w, 1))));
+        md.append("\nThe broker's open files (/proc/PID/fd):\n\n");
+        openFiles.forEach(o -> md.append("- ").append(o).append('\n'));
         Path out = Path.of(System.getProperty("stallscope.it.target", "target"), "bench", "stop-start-" + VERSION + ".md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, md.toString());
         System.out.println(md);
         assertThat(rows).hasSize(2 * ROUNDS);
+    }
+
+    private static double median(List<double[]> w, int i) {
+        double[] v = w.stream().mapToDouble(x -> x[i]).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static double min(List<double[]> w, int i) {
+        return w.stream().mapToDouble(x -> x[i]).min().orElse(Double.NaN);
+    }
+
+    private static double max(List<double[]> w, int i) {
+        return w.stream().mapToDouble(x -> x[i]).max().orElse(Double.NaN);
     }
 
     private static String row(int round, String arm, double stopWall, String stopLog, double startWall, String startLog) {
