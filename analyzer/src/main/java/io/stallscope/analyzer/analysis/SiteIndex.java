@@ -188,9 +188,11 @@ final class SiteIndex {
                 int k = found[j];
                 // Waiting for a lock taken at or above the method: a waiter there, not a holder.
                 if (waiting == null || waiting.siteFrame() < at[k]) found[kept++] = k;
+                // Cleared here, for every site found, kept or not: a site left marked would never be found in a
+                // later stack, and whether it was depended on the order stacks were first seen in (a flaky holder).
+                at[k] = -1;
             }
             sitesOf[s] = kept == 0 ? none : Arrays.copyOf(found, kept);
-            for (int j = 0; j < n; j++) at[found[j]] = -1;
             // Sites in ascending order, so that a block's parts are filled in a fixed order.
             Arrays.sort(sitesOf[s]);
         }
