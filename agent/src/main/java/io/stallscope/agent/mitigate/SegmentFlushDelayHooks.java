@@ -48,12 +48,7 @@ public final class SegmentFlushDelayHooks {
         if (extraNanos <= 0 || !Thread.currentThread().getName().startsWith(SCHEDULER_THREAD)) {
             return false;
         }
-        File dir;
-        try {
-            dir = LogDirs.of(log);
-        } catch (Throwable t) {
-            return false;
-        }
+        File dir = logDir(log);
         if (dir == null || !(dir.getName().endsWith(DELETE_SUFFIX) || !dir.isDirectory())) {
             return false;
         }
@@ -77,12 +72,7 @@ public final class SegmentFlushDelayHooks {
         if (extraNanos <= 0 || snapshot == null || Files.exists(snapshot)) {
             return snapshot;
         }
-        File dir;
-        try {
-            dir = LogDirs.of(log);
-        } catch (Throwable t) {
-            return snapshot;
-        }
+        File dir = logDir(log);
         if (dir == null) {
             return snapshot;
         }
@@ -111,6 +101,15 @@ public final class SegmentFlushDelayHooks {
         MitigationMetrics m = metrics;
         if (m != null) {
             m.event(MITIGATION, thrown == null ? "flushed_renamed" : "renamed_io_error");
+        }
+    }
+
+    /** The log's current directory; null when unknown or when reading it fails (the flush then runs as Kafka wrote it). */
+    private static File logDir(Object log) {
+        try {
+            return LogDirs.of(log);
+        } catch (Throwable t) {
+            return null;
         }
     }
 

@@ -1,8 +1,9 @@
 package io.stallscope.analyzer.util;
 
 /**
- * Sorts an array of indexes by a long key of each, stably, without boxing: millions of lock events put in time order
- * as {@code Integer[]} with a comparator cost a boxed object and a lambda call per comparison.
+ * Sorts an array of indexes by a long key of each, stably, without boxing: a block's samples into time order, and
+ * millions of lock events, which as {@code Integer[]} with a comparator cost a boxed object and a lambda call per
+ * comparison.
  */
 public final class IndexSort {
     private IndexSort() {
@@ -15,46 +16,67 @@ public final class IndexSort {
 
     /** Sorts {@code idx} in place by {@code key}, ties in their given order. */
     public static void stable(int[] idx, Key key) {
-        int n = idx.length;
-        if (n < 2) return;
-        long[] k = new long[n];
-        boolean sorted = true;
-        for (int i = 0; i < n; i++) {
-            k[i] = key.of(idx[i]);
-            sorted &= i == 0 || k[i - 1] <= k[i];
+        long[] k = new long[idx.length];
+        for (int i = 0; i < idx.length; i++) k[i] = key.of(idx[i]);
+        sortByKey(idx, k, idx.length);
+    }
+
+    /**
+     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. Nearly sorted runs go by
+     * insertion sort, which gives up for a merge sort once it has moved a few elements per element.
+     */
+    public static void sortByKey(int[] order, long[] key, int n) {
+        long budget = 16L * n;
+        for (int i = 1; i < n; i++) {
+            long k = key[i];
+            if (key[i - 1] <= k) continue;
+            int v = order[i];
+            int j = i - 1;
+            while (j >= 0 && key[j] > k) {
+                key[j + 1] = key[j];
+                order[j + 1] = order[j];
+                j--;
+                budget--;
+            }
+            key[j + 1] = k;
+            order[j + 1] = v;
+            if (budget < 0) {
+                mergeSort(order, key, n);
+                return;
+            }
         }
-        if (sorted) return;
-        int[] ix = idx;
-        int[] ix2 = new int[n];
+    }
+
+    private static void mergeSort(int[] order, long[] key, int n) {
+        int[] o2 = new int[n];
         long[] k2 = new long[n];
-        // Bottom-up merge sort over (key, index) pairs, runs of 1, 2, 4...; a merge takes the left one on ties.
         for (int width = 1; width < n; width *= 2) {
             for (int lo = 0; lo < n; lo += 2 * width) {
                 int mid = Math.min(lo + width, n);
                 int hi = Math.min(lo + 2 * width, n);
-                int a = lo, b = mid, o = lo;
+                int a = lo;
+                int b = mid;
+                int k = lo;
                 while (a < mid && b < hi) {
-                    if (k[b] < k[a]) {
-                        k2[o] = k[b];
-                        ix2[o++] = ix[b++];
+                    if (key[b] < key[a]) {
+                        o2[k] = order[b];
+                        k2[k++] = key[b++];
                     } else {
-                        k2[o] = k[a];
-                        ix2[o++] = ix[a++];
+                        o2[k] = order[a];
+                        k2[k++] = key[a++];
                     }
                 }
-                System.arraycopy(k, a, k2, o, mid - a);
-                System.arraycopy(ix, a, ix2, o, mid - a);
-                o += mid - a;
-                System.arraycopy(k, b, k2, o, hi - b);
-                System.arraycopy(ix, b, ix2, o, hi - b);
+                while (a < mid) {
+                    o2[k] = order[a];
+                    k2[k++] = key[a++];
+                }
+                while (b < hi) {
+                    o2[k] = order[b];
+                    k2[k++] = key[b++];
+                }
             }
-            long[] tk = k;
-            k = k2;
-            k2 = tk;
-            int[] ti = ix;
-            ix = ix2;
-            ix2 = ti;
+            System.arraycopy(o2, 0, order, 0, n);
+            System.arraycopy(k2, 0, key, 0, n);
         }
-        if (ix != idx) System.arraycopy(ix, 0, idx, 0, n);
     }
 }
