@@ -42,6 +42,11 @@ public final class Analyzer {
      * them per lock and per span; {@code retain} is how many of the longest waits each worker keeps.
      */
     static Window window(Recording rec, Options o, StackClassifier classifier, int retain) {
+        return window(rec, o, classifier, retain, null);
+    }
+
+    /** As above; a wait no longer than {@code floor} (may be null) is not kept among the longest. */
+    static Window window(Recording rec, Options o, StackClassifier classifier, int retain, Wait floor) {
         Timing timing = Timing.start("analysis");
         rec.samples.sort();
         long[] intervals = WaitFinder.intervals(rec);
@@ -60,7 +65,7 @@ public final class Analyzer {
         Part[] parts = new Part[units];
         List<Worker> workers;
         try {
-            workers = Parallel.run(units, () -> new Worker(rec, o, classifier, intervals, holders.worker(), retain), (w, u) -> {
+            workers = Parallel.run(units, () -> new Worker(rec, o, classifier, intervals, holders.worker(), retain, floor), (w, u) -> {
                 Part p = new Part(spans.part(), logs.tally());
                 if (u < recordedUnits) {
                     List<Wait> all = recorded.all();
@@ -164,8 +169,8 @@ public final class Analyzer {
         /** The longest waits this thread saw; together the workers' hold the overall longest. */
         final LongestWaits retained;
 
-        Worker(Recording rec, Options o, StackClassifier classifier, long[] intervals, HolderAttributor holders, int retain) {
-            this.retained = new LongestWaits(retain);
+        Worker(Recording rec, Options o, StackClassifier classifier, long[] intervals, HolderAttributor holders, int retain, Wait floor) {
+            this.retained = new LongestWaits(retain, floor);
             this.rec = rec;
             this.o = o;
             this.finder = new WaitFinder(rec, classifier, intervals);

@@ -26,10 +26,8 @@ public final class HolderAttributor {
     /** Per file, per site method: built before the analysis threads start, read-only after. */
     private final Map<Integer, Map<String, SiteIndex>> sites;
     private final long[] threadWeight;
-    /** Per thread: its last candidate's position in the current window (valid while the thread is touched). */
-    private final int[] lastOf;
-    private int[] touched = new int[64];
-    private int touchedCount;
+    /** The threads with weight in the current window: at most every thread once. */
+    private final int[] touched;
 
     /**
      * The classifier must have {@link StackClassifier#precompute() precomputed} before {@link #worker()} copies run.
@@ -41,7 +39,7 @@ public final class HolderAttributor {
         this.classifier = classifier;
         this.intervals = intervals;
         this.threadWeight = new long[rec.threads.size()];
-        this.lastOf = new int[rec.threads.size()];
+        this.touched = new int[rec.threads.size()];
         this.threadsByFile = new HashMap<>();
         this.ioByThread = new HashMap<>();
         this.sites = SiteIndex.build(rec, classifier, intervals, siteMethods);
@@ -57,7 +55,7 @@ public final class HolderAttributor {
         this.classifier = shared.classifier;
         this.intervals = shared.intervals;
         this.threadWeight = new long[rec.threads.size()];
-        this.lastOf = new int[rec.threads.size()];
+        this.touched = new int[rec.threads.size()];
         this.threadsByFile = shared.threadsByFile;
         this.ioByThread = shared.ioByThread;
         this.sites = shared.sites;
@@ -94,39 +92,37 @@ public final class HolderAttributor {
             attributeByLanes(w, from, to, interval);
             return;
         }
-        // One pass over the window with reused arrays: weights per thread, each candidate chained to the previous
-        // one of its thread; then only the winner's chain is walked to tally its stacks.
+        // A first pass over the window sums each thread's weight (the work of millions of waits: kept to loads,
+        // compares and adds); a second one visits the winner's candidates only, to tally its stacks.
         // Samples inside the wait count four times those in the margins, which may show the next holder.
-        touchedCount = 0;
+        int[] touched = this.touched;
+        long[] threadWeight = this.threadWeight;
+        int touchedCount = 0;
         long total = 0;
-        int[] lastOf = this.lastOf;
-        int n = 0;
-        // Parts starting before the window ends, back while one could still reach into it.
-        for (int pi = site.lastStartingBy(to); pi >= 0 && site.parts[pi].first >= from - site.longestPart; pi--) {
+        int self = w.thread;
+        long waitStart = w.start;
+        long waitEnd = w.end;
+        int firstPart = site.lastStartingBy(to);
+        long earliest = from - site.longestPart;
+        for (int pi = firstPart; pi >= 0 && site.parts[pi].first >= earliest; pi--) {
             SiteIndex.Part part = site.parts[pi];
             if (part.last < from) continue;
+            long[] times = part.time;
+            int[] threads = part.thread;
+            char[] weights = part.weight;
             int end = part.slotStart[part.slot(to) + 1];
             for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
-                long time = part.time[i];
+                long time = times[i];
                 if (time < from || time > to) continue;
-                int t = part.thread[i];
-                if (t == w.thread) continue;
-                long weight = weightIn(time, part.weight[i], to, interval, w);
-                if (n == chainPrev.length) {
-                    chainPrev = Arrays.copyOf(chainPrev, n * 2);
-                    chainWeight = Arrays.copyOf(chainWeight, n * 2);
-                    chainStack = Arrays.copyOf(chainStack, n * 2);
-                }
-                if (threadWeight[t] == 0) {
-                    if (touchedCount == touched.length) touched = Arrays.copyOf(touched, touchedCount * 2);
-                    touched[touchedCount++] = t;
-                    lastOf[t] = -1;
-                }
-                chainPrev[n] = lastOf[t];
-                chainWeight[n] = weight;
-                chainStack[n] = part.stack[i];
-                lastOf[t] = n++;
-                threadWeight[t] += weight;
+                int t = threads[i];
+                if (t == self) continue;
+                int sw = weights[i];
+                // A batched idle sample stands for many ticks, but only those inside the window count.
+                long weight = sw <= 1 ? 1 : Math.max(1, Math.min(sw, 1 + (to - time) / Math.max(1, interval)));
+                if (time >= waitStart && time <= waitEnd) weight <<= 2;
+                long before = threadWeight[t];
+                if (before == 0) touched[touchedCount++] = t;
+                threadWeight[t] = before + weight;
                 total += weight;
             }
         }
@@ -143,22 +139,30 @@ public final class HolderAttributor {
         int distinct = 0;
         long[] opWeight = this.opWeight;
         Arrays.fill(opWeight, 0);
-        for (int c = lastOf[best]; c >= 0; c = chainPrev[c]) {
-            long weight = chainWeight[c];
-            int st = chainStack[c];
-            opWeight[classifier.io(st).ordinal()] += weight;
-            int k = 0;
-            while (k < distinct && tallyStack[k] != st) k++;
-            if (k == distinct) {
-                if (distinct == tallyStack.length) {
-                    tallyStack = Arrays.copyOf(tallyStack, distinct * 2);
-                    tallyWeight = Arrays.copyOf(tallyWeight, distinct * 2);
+        for (int pi = firstPart; pi >= 0 && site.parts[pi].first >= earliest; pi--) {
+            SiteIndex.Part part = site.parts[pi];
+            if (part.last < from) continue;
+            int end = part.slotStart[part.slot(to) + 1];
+            for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
+                if (part.thread[i] != best) continue;
+                long time = part.time[i];
+                if (time < from || time > to) continue;
+                long weight = weightIn(time, part.weight[i], to, interval, w);
+                int st = part.stack[i];
+                opWeight[classifier.io(st).ordinal()] += weight;
+                int k = 0;
+                while (k < distinct && tallyStack[k] != st) k++;
+                if (k == distinct) {
+                    if (distinct == tallyStack.length) {
+                        tallyStack = Arrays.copyOf(tallyStack, distinct * 2);
+                        tallyWeight = Arrays.copyOf(tallyWeight, distinct * 2);
+                    }
+                    tallyStack[k] = st;
+                    tallyWeight[k] = 0;
+                    distinct++;
                 }
-                tallyStack[k] = st;
-                tallyWeight[k] = 0;
-                distinct++;
+                tallyWeight[k] += weight;
             }
-            tallyWeight[k] += weight;
         }
         IoOp op = ioOp(best, from, to);
         long opBest = 0;
@@ -189,10 +193,6 @@ public final class HolderAttributor {
     private static final IoOp[] OPS = IoOp.values();
     private final long[] opWeight = new long[OPS.length];
     private int[] tallyStack = new int[16];
-    /** Per window position: the previous candidate of the same thread (-1 for none) and the candidate's weight. */
-    private int[] chainPrev = new int[256];
-    private long[] chainWeight = new long[256];
-    private int[] chainStack = new int[256];
     private long[] tallyWeight = new long[16];
 
     /** The slow way, for sites too broad to index: every thread's samples in the window. */

@@ -22,7 +22,21 @@ final class LongestWaits {
     private Wait floor;
 
     LongestWaits(int limit) {
+        this(limit, null);
+    }
+
+    /**
+     * With a {@code floor} known from elsewhere (the shortest of {@code limit} waits already kept, e.g. by earlier
+     * windows): a wait no longer than it cannot be among the longest, so it is not even kept for pruning.
+     */
+    LongestWaits(int limit, Wait floor) {
         this.limit = limit;
+        this.floor = floor;
+    }
+
+    /** The shortest of {@code waits} under {@link #ORDER} when they are {@code limit} or more: a floor; else null. */
+    static Wait floorOf(List<Wait> waits, int limit) {
+        return waits.size() < limit ? null : Collections.max(waits, ORDER);
     }
 
     static int compare(Wait a, Wait b) {
@@ -41,8 +55,16 @@ final class LongestWaits {
         kept.add(w);
         if (kept.size() >= 2 * limit) {
             keepLongest(kept, limit);
+            // Every wait kept is shorter than any floor given, so the new floor only rises.
             if (kept.size() == limit) floor = Collections.max(kept, ORDER);
         }
+    }
+
+    /** Waits already pruned to the longest, as a part for {@link #longest}. */
+    static LongestWaits of(List<Wait> waits) {
+        LongestWaits l = new LongestWaits(Integer.MAX_VALUE);
+        l.kept.addAll(waits);
+        return l;
     }
 
     /** The longest {@code limit} of these and {@code others}' waits. */

@@ -61,7 +61,12 @@ public final class StreamingAnalysis {
         if (rec.samples.size() + (long) rec.locks.size() < windowEvents) return;
         // Options are fixed by the first window: a later chunk may start earlier, but the windows must agree.
         if (windowOptions == null) windowOptions = options.apply(rec);
-        fold(Analyzer.window(rec, windowOptions, classifier, WINDOWED_RETAINED_WAITS));
+        // The longest waits of the windows before bound this one's: a wait no longer than the shortest kept is
+        // never kept, which spares most of a big recording's millions of waits the pruning.
+        if (retained.size() > WINDOWED_RETAINED_WAITS) {
+            retained = LongestWaits.longest(List.of(LongestWaits.of(retained)), WINDOWED_RETAINED_WAITS);
+        }
+        fold(Analyzer.window(rec, windowOptions, classifier, WINDOWED_RETAINED_WAITS, LongestWaits.floorOf(retained, WINDOWED_RETAINED_WAITS)));
         kept.keep(rec.samples);
         rec.samples.clear();
         rec.locks.clear();
@@ -107,9 +112,7 @@ public final class StreamingAnalysis {
         if (logs == null) logs = w.logs();
         else logs.merge(w.logs());
         List<LongestWaits> parts = new ArrayList<>(w.retained());
-        LongestWaits before = new LongestWaits(Analyzer.RETAINED_WAITS);
-        retained.forEach(before::offer);
-        parts.add(0, before);
+        parts.add(0, LongestWaits.of(retained));
         retained = LongestWaits.longest(parts, windows > 1 ? WINDOWED_RETAINED_WAITS : Analyzer.RETAINED_WAITS);
         // A file's interval from the last window that estimated one (0: not sampled in that window).
         if (intervals.length < w.intervals().length) intervals = java.util.Arrays.copyOf(intervals, w.intervals().length);

@@ -144,6 +144,14 @@ public final class LockEvents extends AbstractList<LockEvent> {
         size = 0;
     }
 
+    /** Forgets everything, as a new list, but keeps the columns' capacity for the next chunk. */
+    public void reset() {
+        size = 0;
+        cleared = 0;
+        classes.clear();
+        classIds.clear();
+    }
+
     /** Every event added, including those cleared since. */
     public long seen() {
         return cleared + size;

@@ -12,12 +12,21 @@ public final class Recording {
     public final Frames frames = new Frames();
     public final Stacks stacks = new Stacks();
     public final Samples samples = new Samples();
-    public final LockEvents locks = new LockEvents();
+    public final LockEvents locks;
     public final List<IoEvent> io = new ArrayList<>();
     public final List<Span> spans = new ArrayList<>();
     /** The agent's stallscope.LogDir events: which file system each broker's log dirs are on. */
     public final List<LogDir> logDirs = new ArrayList<>();
     private final Map<ThreadKey, Integer> threadKeys = new HashMap<>();
+
+    public Recording() {
+        this(new LockEvents());
+    }
+
+    /** A recording whose lock events go to {@code locks}: a chunk's reader reuses the columns of an earlier chunk. */
+    public Recording(LockEvents locks) {
+        this.locks = locks;
+    }
 
     /**
      * The thread of {@code file} known by Java id, else OS id, else name: that is how a jfrsync file's JDK

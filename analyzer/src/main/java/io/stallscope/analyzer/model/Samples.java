@@ -57,8 +57,12 @@ public final class Samples {
      * overlap (a jfrsync file's JDK and profiler chunks): only such a lane is merged into a block of its own.
      */
     public void sort() {
+        SampleBlock.Builder builder = null;
         for (Lane l : lanes) {
-            if (l != null && !l.sorted) l.sortInto(new SampleBlock.Builder());
+            if (l == null || l.sorted) continue;
+            // One builder for every lane: its columns are reused, only each lane's block is allocated.
+            if (builder == null) builder = new SampleBlock.Builder();
+            l.sortInto(builder);
         }
     }
 

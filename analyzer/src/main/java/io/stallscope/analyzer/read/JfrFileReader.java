@@ -1,5 +1,6 @@
 package io.stallscope.analyzer.read;
 
+import io.stallscope.analyzer.model.LockEvents;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
 import io.stallscope.analyzer.model.SourceFile;
@@ -193,8 +194,10 @@ public final class JfrFileReader {
             java.util.concurrent.BlockingQueue<ByteBuffer> spares = new java.util.concurrent.LinkedBlockingQueue<>();
             // Likewise each reading thread's sample columns, which only the finished block leaves.
             java.util.concurrent.BlockingQueue<SampleBlock.Builder> builders = new java.util.concurrent.LinkedBlockingQueue<>();
+            // And lock-event columns: grown from nothing for each chunk they cost more (zeroing, page faults) than decoding.
+            java.util.concurrent.BlockingQueue<LockEvents> lockColumns = new java.util.concurrent.LinkedBlockingQueue<>();
             MetadataCache metadata = new MetadataCache();
-            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares, builders, metadata)));
+            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares, builders, lockColumns, metadata)));
             long waited = 0;
             long merging = 0;
             for (int i = 0; i < n; i++) {
@@ -203,9 +206,11 @@ public final class JfrFileReader {
                 long t1 = System.nanoTime();
                 reads.set(i, null);
                 if (i + ahead < n) {
-                    reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, metadata)));
+                    reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, lockColumns, metadata)));
                 }
                 ChunkMerge.merge(r.rec(), r.samples(), r.file(), r.intervalFromWall(), rec, file);
+                r.rec().locks.reset();
+                lockColumns.offer(r.rec().locks);
                 if (afterChunk != null) {
                     try {
                         afterChunk.run();
@@ -229,11 +234,14 @@ public final class JfrFileReader {
 
     private static Callable<ChunkRead> readTask(FileChannel ch, ChunkAt c, int number, SourceFile file,
                                                java.util.Queue<ByteBuffer> spares, java.util.Queue<SampleBlock.Builder> builders,
+                                               java.util.Queue<LockEvents> lockColumns,
                                                MetadataCache metadata) {
         return () -> {
             if (c.error() != null) throw new JfrFormatException(c.error());
             ByteBuffer chunk = bytes(ch, c, spares.poll());
-            Recording local = new Recording();
+            LockEvents locks = lockColumns.poll();
+            if (locks == null) locks = new LockEvents();
+            Recording local = new Recording(locks);
             SourceFile localFile = new SourceFile(file.index, file.path);
             SampleBlock.Builder samples = builders.poll();
             if (samples == null) samples = new SampleBlock.Builder();
