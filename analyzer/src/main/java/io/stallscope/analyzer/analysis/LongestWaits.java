@@ -50,6 +50,11 @@ final class LongestWaits {
         return c != 0 ? c : a.lockKey.compareTo(b.lockKey);
     }
 
+    /** Waits kept so far, before the last pruning. */
+    int size() {
+        return kept.size();
+    }
+
     void offer(Wait w) {
         if (floor != null && compare(w, floor) >= 0) return;
         kept.add(w);

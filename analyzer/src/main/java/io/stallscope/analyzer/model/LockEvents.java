@@ -152,6 +152,11 @@ public final class LockEvents extends AbstractList<LockEvent> {
         classIds.clear();
     }
 
+    /** How many events the columns hold before they grow. */
+    public int capacity() {
+        return start.length;
+    }
+
     /** Every event added, including those cleared since. */
     public long seen() {
         return cleared + size;

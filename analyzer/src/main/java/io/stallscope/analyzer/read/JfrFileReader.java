@@ -209,8 +209,11 @@ public final class JfrFileReader {
                     reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, lockColumns, metadata)));
                 }
                 ChunkMerge.merge(r.rec(), r.samples(), r.file(), r.intervalFromWall(), rec, file);
-                r.rec().locks.reset();
-                lockColumns.offer(r.rec().locks);
+                // Kept for the next chunk unless a huge chunk made them big: heap is for the window, not for spares.
+                if (r.rec().locks.capacity() <= SPARE_LOCK_EVENTS) {
+                    r.rec().locks.reset();
+                    lockColumns.offer(r.rec().locks);
+                }
                 if (afterChunk != null) {
                     try {
                         afterChunk.run();
@@ -257,6 +260,9 @@ public final class JfrFileReader {
             }
         };
     }
+
+    /** Lock-event columns up to this many events (about 40 MB) are reused from chunk to chunk. */
+    private static final int SPARE_LOCK_EVENTS = 1 << 20;
 
     /** Chunks up to this size are read into the heap; bigger ones are mapped. Tests lower it to map small chunks. */
     static long heapChunk = 64L << 20;

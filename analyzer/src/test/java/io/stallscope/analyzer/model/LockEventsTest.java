@@ -30,4 +30,20 @@ class LockEventsTest {
         assertThat(rec.lockClassIndex(0)).isEqualTo(rec.lockClassIndex(2)).as("B is stored once");
         assertThat(rec.seen()).isEqualTo(41);
     }
+
+    @Test
+    void aResetListIsAsNewButKeepsItsColumns() {
+        LockEvents chunk = new LockEvents();
+        for (int i = 0; i < 100; i++) chunk.add(LockEvent.Kind.MONITOR, i, i + 1, 0, 0, "A" + i, 0x10, -1);
+        int capacity = chunk.capacity();
+        chunk.clear();
+        chunk.reset();
+
+        chunk.add(LockEvent.Kind.PARK, 5, 6, 1, 2, "Z", 0x20, 3);
+
+        assertThat(chunk).containsExactly(new LockEvent(LockEvent.Kind.PARK, 5, 6, 1, 2, "Z", 0x20, 3));
+        assertThat(chunk.lockClassIndex(0)).as("the classes of the chunk before are forgotten").isZero();
+        assertThat(chunk.seen()).as("nor counted").isEqualTo(1);
+        assertThat(chunk.capacity()).isEqualTo(capacity);
+    }
 }
