@@ -32,7 +32,9 @@ class RollSpikeTest {
              KafkaContainer kafka = new KafkaContainer(KafkaImages.apacheKafka("3.6.2"))
                      .withFileSystemBind(xfs.mountPoint().toString(), "/data").withEnv("KAFKA_LOG_DIRS", "/data")
                      .withEnv("KAFKA_METADATA_LOG_DIR", "/tmp/metadata")) {                       // KRaft off the slow disk
-            BlockIoLimits.on(xfs.device()).writeIops(25).applyTo(kafka);                  // --device-write-iops 25
+            // --device-write-bps 1m: a rolled segment's fsync (1 MiB) takes a second, so the next roll's snapshot fsync
+            // queues behind it on every roll (at 25 write IOPS the disk was often idle at the roll: a flaky catch)
+            BlockIoLimits.on(xfs.device()).writeBytesPerSecond(1 << 20).applyTo(kafka);
             StallscopeAgent agent = StallscopeAgent.attach(kafka, options);
             kafka.start();
             Topics.createRollingEvery(kafka.getBootstrapServers(), "rolls", 1 << 20);   // forced rolls: 1 MiB segments
