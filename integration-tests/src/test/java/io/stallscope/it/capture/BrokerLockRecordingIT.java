@@ -98,10 +98,14 @@ class BrokerLockRecordingIT {
                 }
                 // Stop with no stall in progress: a handler still blocked on the log lock when the profiler stops has
                 // samples but no lock event (async-profiler writes it when the wait ends), so its wait is inferred.
+                // Drained: every append needs the log lock, so acks resume only once the stalled write is done, and
+                // two more per producer (one request in flight each) means those queued behind it went through too.
                 long drainUntil = System.nanoTime() + 5_000_000_000L;
                 while (!disk.writeTaken() && System.nanoTime() < drainUntil) Thread.sleep(5);
                 assertThat(disk.writeTaken()).as("the last write stall taken before the profiler stops").isTrue();
-                Thread.sleep(WRITE_STALL.toMillis() + 200);
+                long ackedAtStall = producers.acked();
+                while (producers.acked() < ackedAtStall + 8 && System.nanoTime() < drainUntil) Thread.sleep(5);
+                assertThat(producers.acked()).as("appends acknowledged after the last stall").isGreaterThanOrEqualTo(ackedAtStall + 8);
                 BrokerRecording.profiler(javaHome, broker.pid(), profiler, "stop,file=" + out);
             }
         }
