@@ -24,14 +24,20 @@ final class RecordedWaits extends AbstractList<Wait> {
     }
 
     private final Recording rec;
-    private int[] event = new int[16];
-    private int[] names = new int[16];
+    private int[] event;
+    private int[] names;
     private int size;
     private final List<Names> table = new ArrayList<>();
     private final Map<Names, Integer> ids = new HashMap<>();
 
-    RecordedWaits(Recording rec) {
+    /**
+     * With room for {@code expected} waits (the window's lock events): grown from a few entries, a window of millions
+     * copied its columns twenty times over.
+     */
+    RecordedWaits(Recording rec, int expected) {
         this.rec = rec;
+        this.event = new int[Math.max(16, expected)];
+        this.names = new int[Math.max(16, expected)];
     }
 
     /** Adds the wait of lock event {@code index}. */

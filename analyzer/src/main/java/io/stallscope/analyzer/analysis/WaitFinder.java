@@ -45,7 +45,7 @@ public final class WaitFinder {
 
     public Recorded recorded() {
         // Kept as two ints a wait (RecordedWaits): a lock-heavy recording has tens of millions of events.
-        RecordedWaits recorded = new RecordedWaits(rec);
+        RecordedWaits recorded = new RecordedWaits(rec, rec.locks.size());
         // An event whose stackTrace is null (seen in a JDK chunk for waits begun before the chunk did) still names
         // its monitor by class and address: it is taken where the other events on that monitor say it is.
         Map<String, RecordedWaits.Names> knownSite = new HashMap<>();

@@ -65,8 +65,9 @@ public final class LockEvents extends AbstractList<LockEvent> {
                 return classes.size() - 1;
             });
         }
+        // Room for the whole chunk at once: a check per event was a branch in the copy loop.
+        while (start.length - size < other.size) grow();
         for (int i = 0; i < other.size; i++) {
-            if (size == start.length) grow();
             kind[size] = other.kind[i];
             start[size] = other.start[i];
             end[size] = other.end[i];
@@ -85,7 +86,7 @@ public final class LockEvents extends AbstractList<LockEvent> {
     }
 
     private void grow() {
-        int n = size * 2;
+        int n = Math.max(16, start.length * 2);
         kind = Arrays.copyOf(kind, n);
         start = Arrays.copyOf(start, n);
         end = Arrays.copyOf(end, n);

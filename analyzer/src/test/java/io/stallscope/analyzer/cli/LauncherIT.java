@@ -26,12 +26,23 @@ class LauncherIT {
     }
 
     private Result launch(String... args) throws IOException, InterruptedException {
+        return launchWith(null, args);
+    }
+
+    /** With {@code javaOpts} as JAVA_OPTS (null: as the environment has it). */
+    private Result launchWith(String javaOpts, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get("bin", "analyzer").toAbsolutePath().toString());
         cmd.addAll(List.of(args));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        if (javaOpts != null) {
+            pb.environment().put("JAVA_OPTS", javaOpts);
+            pb.environment().remove("JDK_JAVA_OPTIONS");
+            pb.environment().remove("JAVA_TOOL_OPTIONS");
+        }
+        Process p = pb.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
@@ -49,6 +60,18 @@ class LauncherIT {
         assertThat(root.get("contentions").size()).isBetween(1, 3);
         assertThat(root.get("findings").size()).isBetween(1, 3);
         assertThat(Files.readString(html)).startsWith("<!doctype html>");
+    }
+
+    @Test
+    void runsTheParallelCollectorUnlessTheOptionsPickOne() throws Exception {
+        String fixture = Fixtures.file("async-profiler-3.0-wall-20ms.jfr").toString();
+        Result byDefault = launchWith("-XX:+PrintCommandLineFlags", "report", fixture);
+        assertThat(byDefault.code()).as(byDefault.err()).isZero();
+        assertThat(byDefault.out()).contains("-XX:+UseParallelGC");
+        // The JVM refuses two collectors: the user's must be the only one.
+        Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:+UseSerialGC", "report", fixture);
+        assertThat(chosen.code()).as(chosen.err()).isZero();
+        assertThat(chosen.out()).contains("-XX:+UseSerialGC").doesNotContain("-XX:+UseParallelGC");
     }
 
     @Test
