@@ -181,7 +181,10 @@ public final class Analyzer {
             if (w.end < o.from() || w.start > o.to() || w.duration() < o.minWaitNanos()) return;
             if (w.recorded && !o.threadMatches(rec.threadName(w.thread))) return;
             holders.attribute(w);
-            p.byLock.computeIfAbsent(w.lockKey, k -> new Contention(w)).add(w);
+            // Looked up before it is made: a lambda that captures the wait was allocated on every call.
+            Contention c = p.byLock.get(w.lockKey);
+            if (c == null) p.byLock.put(w.lockKey, c = new Contention(w));
+            c.add(w);
             p.spans.add(w);
             if (w.holder != null) p.logs.add(w.lockKey, w.siteMethod, w.holder.thread(), w.start, w.end);
             retained.offer(w);

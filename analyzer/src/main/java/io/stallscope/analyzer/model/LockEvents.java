@@ -43,13 +43,21 @@ public final class LockEvents extends AbstractList<LockEvent> {
         end[size] = to;
         thread[size] = threadId;
         stack[size] = stackId;
-        lockClass[size] = cls == null ? -1 : classIds.computeIfAbsent(cls, c -> {
-            classes.add(c);
-            return classes.size() - 1;
-        });
+        lockClass[size] = cls == null ? -1 : classId(cls);
         address[size] = addr;
         previousOwner[size] = owner;
         size++;
+    }
+
+    /** The class's index, added when new (looked up first: a lambda that captures this list cost an object an event). */
+    private int classId(String cls) {
+        Integer id = classIds.get(cls);
+        if (id == null) {
+            id = classes.size();
+            classes.add(cls);
+            classIds.put(cls, id);
+        }
+        return id;
     }
 
     /**
@@ -60,10 +68,7 @@ public final class LockEvents extends AbstractList<LockEvent> {
         int[] classOf = new int[other.classes.size()];
         for (int c = 0; c < classOf.length; c++) {
             String name = other.classes.get(c);
-            classOf[c] = classIds.computeIfAbsent(name, x -> {
-                classes.add(x);
-                return classes.size() - 1;
-            });
+            classOf[c] = classId(name);
         }
         // Room for the whole chunk at once: a check per event was a branch in the copy loop.
         while (start.length - size < other.size) grow();
