@@ -2,6 +2,7 @@ package io.stallscope.it.capture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.agent.Polling;
 import io.stallscope.it.bench.BrokerRecording;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
@@ -100,12 +101,11 @@ class BrokerLockRecordingIT {
                 // samples but no lock event (async-profiler writes it when the wait ends), so its wait is inferred.
                 // Drained: every append needs the log lock, so acks resume only once the stalled write is done, and
                 // two more per producer (one request in flight each) means those queued behind it went through too.
-                long drainUntil = System.nanoTime() + 5_000_000_000L;
-                while (!disk.writeTaken() && System.nanoTime() < drainUntil) Thread.sleep(5);
-                assertThat(disk.writeTaken()).as("the last write stall taken before the profiler stops").isTrue();
+                boolean taken = Polling.until(Duration.ofSeconds(5), Duration.ofMillis(5), disk::writeTaken, t -> t);
+                assertThat(taken).as("the last write stall taken before the profiler stops").isTrue();
                 long ackedAtStall = producers.acked();
-                while (producers.acked() < ackedAtStall + 8 && System.nanoTime() < drainUntil) Thread.sleep(5);
-                assertThat(producers.acked()).as("appends acknowledged after the last stall").isGreaterThanOrEqualTo(ackedAtStall + 8);
+                long acked = Polling.until(Duration.ofSeconds(5), Duration.ofMillis(5), producers::acked, n -> n >= ackedAtStall + 8);
+                assertThat(acked).as("appends acknowledged after the last stall").isGreaterThanOrEqualTo(ackedAtStall + 8);
                 BrokerRecording.profiler(javaHome, broker.pid(), profiler, "stop,file=" + out);
             }
         }
