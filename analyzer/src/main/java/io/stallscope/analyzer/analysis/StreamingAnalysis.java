@@ -11,8 +11,9 @@ import java.util.function.Function;
 
 /**
  * Analyses a recording window of chunks by window as the reader merges them, so memory is bounded by the window,
- * not by the file. A JFR chunk is self-contained, so once a window holds {@link #WINDOW_EVENTS} samples and lock
- * events its waits are found and attributed from its own samples and events, folded into the per-lock tallies,
+ * not by the file. A JFR chunk is self-contained, so once the next chunk would take a window past
+ * {@link #WINDOW_EVENTS} samples and lock events its waits are found and attributed from its own samples and
+ * events, folded into the per-lock tallies,
  * the longest waits (a bounded, deterministic set) and the span stalls, and its samples and events are dropped
  * except every n-th sample of each thread ({@link KeptSamples}) for what reads samples afterwards. A recording
  * that fits one window is analysed exactly as a whole.
@@ -22,8 +23,12 @@ import java.util.function.Function;
  * sampling interval is estimated per window.
  */
 public final class StreamingAnalysis {
-    /** Samples plus lock events that make a window: a few hundred MB of heap at most while analysed. */
-    static final long WINDOW_EVENTS = Long.getLong("stallscope.window.events", 3_000_000L);
+    /**
+     * Samples plus lock events that make a window, at most (but for a chunk bigger than that alone): about 200 MB of
+     * heap while analysed. A power of two, the capacity the lock-event columns double to: a window of 3 M events
+     * let them grow to 4 M, and kept 300 MB live under -Xmx512m, a full collection every window.
+     */
+    static final long WINDOW_EVENTS = Long.getLong("stallscope.window.events", 1L << 21);
     /** Samples kept over all windows, for evidence and the timeline. */
     static final int KEPT_SAMPLES = Integer.getInteger("stallscope.kept.samples", 2_000_000);
     /** Longest waits kept as examples once the recording is analysed in windows (the HTML shows 60 k at most). */
@@ -56,9 +61,22 @@ public final class StreamingAnalysis {
         this.classifier = new StackClassifier(rec.frames, rec.stacks);
     }
 
-    /** Told after each chunk is merged: analyses the window once it is full. */
-    public void chunkRead() {
-        if (rec.samples.size() + (long) rec.locks.size() < windowEvents) return;
+    /**
+     * Told, before each chunk is merged, how many samples and lock events it brings: analyses the window when they
+     * would take it past its bound, so that a window never holds more (a chunk bigger than a window makes one alone).
+     */
+    public void chunkComing(long events) {
+        long held = held();
+        if (held == 0 || held + events <= windowEvents) return;
+        analyseWindow();
+    }
+
+    private long held() {
+        return rec.samples.size() + (long) rec.locks.size();
+    }
+
+    /** Analyses the window held, folds it in, and drops its samples (but those kept) and events. */
+    private void analyseWindow() {
         // Options are fixed by the first window: a later chunk may start earlier, but the windows must agree.
         if (windowOptions == null) windowOptions = options.apply(rec);
         // The longest waits of the windows before bound this one's: a wait no longer than the shortest kept is
@@ -79,10 +97,12 @@ public final class StreamingAnalysis {
 
     /** Analyses what is left and returns the whole recording's analysis; {@code o} applies when it was one window. */
     public Analysis finish(Options o) {
+        // A recording of one chunk bigger than a window is analysed as a window too: its samples are thinned.
+        if (windows == 0 && held() > windowEvents) analyseWindow();
         boolean windowed = windows > 0;
         Options used = windowed ? windowOptions : o;
         // The last window, unless the last chunk filled one and nothing is left.
-        if (!windowed || rec.samples.size() + rec.locks.size() > 0) {
+        if (!windowed || held() > 0) {
             fold(Analyzer.window(rec, used, classifier, windowed ? WINDOWED_RETAINED_WAITS : Analyzer.RETAINED_WAITS));
         }
         long waits = 0;

@@ -167,18 +167,13 @@ public final class WaitFinder {
         p[c - 1] = k;
     }
 
+    /** Per key, its waits in order of start: sorted when an analysis thread first reads them, if ever. */
     private static Map<Integer, List<Wait>> byStart(RecordedWaits recorded, int[][] positions, int[] counts) {
         Map<Integer, List<Wait>> byKey = new HashMap<>();
         for (int key = 0; key < positions.length; key++) {
-            if (positions[key] != null) byKey.put(key, recorded.subset(byStart(recorded, Arrays.copyOf(positions[key], counts[key]))));
+            if (positions[key] != null) byKey.put(key, recorded.byStart(positions[key], counts[key]));
         }
         return byKey;
-    }
-
-    /** {@code positions} in order of their waits' start, ties in the given order (a stable sort, as before). */
-    private static int[] byStart(RecordedWaits recorded, int[] positions) {
-        io.stallscope.analyzer.util.IndexSort.stable(positions, recorded::start);
-        return positions;
     }
 
     /** The waits read from thread {@code t}'s samples, in time order. */

@@ -134,7 +134,7 @@ public final class ReportCommand implements Callable<Integer> {
             for (Path f : files) {
                 try {
                     progress.file(f);
-                    JfrFileReader.read(f, rec, progress::bytes, stream::chunkRead);
+                    JfrFileReader.read(f, rec, progress::bytes, stream::chunkComing);
                 } catch (NoSuchFileException e) {
                     progress.close();
                     err.println("analyzer: " + f + ": no such file");

@@ -48,10 +48,11 @@ public final class JfrFileReader {
     }
 
     /**
-     * As {@link #read(Path, Recording, LongConsumer)}, telling {@code afterChunk} (may be null) after each chunk is
-     * merged into {@code rec}: where a streaming analysis takes a window of chunks and drops their samples.
+     * As {@link #read(Path, Recording, LongConsumer)}, telling {@code beforeChunk} (may be null), before each chunk
+     * is merged into {@code rec}, how many samples and lock events it brings: where a streaming analysis ends a
+     * window of chunks that this one would take past its bound, and drops their samples.
      */
-    public static SourceFile read(Path path, Recording rec, LongConsumer progress, Runnable afterChunk) throws IOException {
+    public static SourceFile read(Path path, Recording rec, LongConsumer progress, LongConsumer beforeChunk) throws IOException {
         SourceFile file = new SourceFile(rec.files.size(), path.toString());
         Path plain = path;
         Path temp = null;
@@ -68,7 +69,7 @@ public final class JfrFileReader {
                 gunzip(path, temp, file);
                 plain = temp;
             }
-            readPlain(plain, rec, file, progress, afterChunk);
+            readPlain(plain, rec, file, progress, beforeChunk);
             rec.distinguishSharedNames(file.index);
             read = true;
         } catch (AnalysisFailed e) {
@@ -120,7 +121,7 @@ public final class JfrFileReader {
     private record ChunkAt(long pos, long mapLen, String error) {
     }
 
-    private static void readPlain(Path path, Recording rec, SourceFile file, LongConsumer progress, Runnable afterChunk) throws IOException {
+    private static void readPlain(Path path, Recording rec, SourceFile file, LongConsumer progress, LongConsumer beforeChunk) throws IOException {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             long fileSize = ch.size();
             if (fileSize == 0) throw new JfrFormatException("empty file");
@@ -158,7 +159,7 @@ public final class JfrFileReader {
                 if (size > left || size < ChunkReader.HEADER_SIZE || mapLen > Integer.MAX_VALUE) break;
                 pos += size;
             }
-            readChunks(ch, chunks, Math.max(1, Math.min(Parallel.threads(), chunks.size())), rec, file, progress, afterChunk);
+            readChunks(ch, chunks, Math.max(1, Math.min(Parallel.threads(), chunks.size())), rec, file, progress, beforeChunk);
             if (trailing != null) file.warnings.add(trailing);
             if (duplicates.skipped() > 0) file.warnings.add(duplicates.warning());
         }
@@ -178,7 +179,7 @@ public final class JfrFileReader {
      * of threads. The first failing chunk in file order fails the file, as reading them one by one would.
      */
     private static void readChunks(FileChannel ch, List<ChunkAt> chunks, int threads, Recording rec, SourceFile file,
-                                   LongConsumer progress, Runnable afterChunk) throws IOException {
+                                   LongConsumer progress, LongConsumer beforeChunk) throws IOException {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "stallscope-reader");
             t.setDaemon(true);
@@ -208,18 +209,18 @@ public final class JfrFileReader {
                 if (i + ahead < n) {
                     reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, lockColumns, metadata)));
                 }
+                if (beforeChunk != null) {
+                    try {
+                        beforeChunk.accept(r.samples().size() + (long) r.rec().locks.size());
+                    } catch (RuntimeException e) {
+                        throw new AnalysisFailed(e);
+                    }
+                }
                 ChunkMerge.merge(r.rec(), r.samples(), r.file(), r.intervalFromWall(), rec, file);
                 // Kept for the next chunk unless a huge chunk made them big: heap is for the window, not for spares.
                 if (r.rec().locks.capacity() <= SPARE_LOCK_EVENTS) {
                     r.rec().locks.reset();
                     lockColumns.offer(r.rec().locks);
-                }
-                if (afterChunk != null) {
-                    try {
-                        afterChunk.run();
-                    } catch (RuntimeException e) {
-                        throw new AnalysisFailed(e);
-                    }
                 }
                 waited += t1 - t0;
                 merging += System.nanoTime() - t1;

@@ -30,7 +30,7 @@ class StreamingAnalysisTest {
     private static Analysis analyze(Path jfr, long windowEvents, int keptSamples) throws Exception {
         Recording rec = new Recording();
         StreamingAnalysis s = new StreamingAnalysis(rec, r -> Options.defaults(), windowEvents, keptSamples);
-        JfrFileReader.read(jfr, rec, null, s::chunkRead);
+        JfrFileReader.read(jfr, rec, null, s::chunkComing);
         return s.finish(Options.defaults());
     }
 
@@ -42,11 +42,18 @@ class StreamingAnalysisTest {
         return m;
     }
 
-    @Test
-    void windowsCountTheRecordedWaitsAsTheWholeDoes() throws Exception {
+    /** The monitor recording three times over, one copy after the other. */
+    private static Path threeCopies() throws Exception {
         Path unit = Recorder.asyncProfiler("monitor");
         Path three = unit.resolveSibling("monitor-x3.jfr");
         ChunkRepeater.main(new String[] {unit.toString(), three.toString(), String.valueOf(3 * Files.size(unit))});
+        return three;
+    }
+
+    @Test
+    void windowsCountTheRecordedWaitsAsTheWholeDoes() throws Exception {
+        Path unit = Recorder.asyncProfiler("monitor");
+        Path three = threeCopies();
 
         Analysis whole = analyze(three, Long.MAX_VALUE, Integer.MAX_VALUE);
         Analysis windowed = analyze(three, 1, 1_000);
@@ -82,5 +89,23 @@ class StreamingAnalysisTest {
         assertThat(one.sampling().windows()).isEqualTo(1);
         assertThat(one.sampling().sampled()).isTrue();
         assertThat(JsonReport.build(one).at("/analysisSampled/windows").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aWindowEndsBeforeTheChunkThatWouldTakeItPastItsBound() throws Exception {
+        Path three = threeCopies();
+        Analysis whole = analyze(three, Long.MAX_VALUE, Integer.MAX_VALUE);
+        int chunks = whole.recording().files.get(0).chunks;
+        // Three copies of a one-chunk recording: three chunks of the same events.
+        assertThat(chunks).isEqualTo(3);
+        long events = whole.sampling().samples() + whole.sampling().lockEvents();
+        assertThat(events % 3).isZero();
+        long perChunk = events / 3;
+
+        // Two chunks fill a window of exactly their events; one event less, and each chunk is a window of its own.
+        assertThat(analyze(three, 2 * perChunk, Integer.MAX_VALUE).sampling().windows()).isEqualTo(2);
+        assertThat(analyze(three, 2 * perChunk - 1, Integer.MAX_VALUE).sampling().windows()).isEqualTo(3);
+        // A chunk bigger than a window is a window alone, the last one included.
+        assertThat(analyze(three, perChunk - 1, Integer.MAX_VALUE).sampling().windows()).isEqualTo(3);
     }
 }
