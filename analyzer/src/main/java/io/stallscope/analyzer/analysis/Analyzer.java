@@ -141,9 +141,14 @@ public final class Analyzer {
             if (site != null) methods.add(rec.frames.name(rec.stacks.frames(s)[site.siteFrame()]));
         }
         if (recorded.all() instanceof RecordedWaits r) {
-            // Without making a Wait of each of millions of events.
+            // Without making a Wait of each of millions of events, and each of their few names looked up once.
+            boolean[] seen = new boolean[r.namesCount()];
             for (int k = 0; k < r.size(); k++) {
-                if (r.owner(k) < 0) methods.add(r.names(k).siteMethod());
+                if (r.owner(k) >= 0) continue;
+                int id = r.namesId(k);
+                if (seen[id]) continue;
+                seen[id] = true;
+                methods.add(r.names(k).siteMethod());
             }
         } else {
             for (Wait w : recorded.all()) {

@@ -137,29 +137,53 @@ final class RecordedWaits extends AbstractList<Wait> {
     }
 
     /**
-     * The waits at {@code positions} of this list in order of start (ties in the given order), sorted when first
-     * read: the analysis threads read each thread's list, and only when that thread has samples.
+     * The waits at {@code positions} (the first {@code n}) of this list in order of start, ties in the given order.
      */
-    List<Wait> byStart(int[] positions, int n) {
-        return new AbstractList<>() {
-            /** Sorted on first use; two threads sorting at once would publish the same order. */
-            private volatile int[] sorted;
+    ByStart byStart(int[] positions, int n) {
+        return new ByStart(positions, n);
+    }
 
-            @Override
-            public Wait get(int k) {
-                int[] s = sorted;
-                if (s == null) {
-                    s = Arrays.copyOf(positions, n);
-                    io.stallscope.analyzer.util.IndexSort.stable(s, RecordedWaits.this::start);
-                    sorted = s;
-                }
-                return RecordedWaits.this.get(s[k]);
-            }
+    /**
+     * Some of the recorded waits in order of start, sorted when first read: the analysis threads read each thread's
+     * list, and only when that thread has samples. Their times are read without making a {@link Wait}.
+     */
+    final class ByStart extends AbstractList<Wait> {
+        private final int[] positions;
+        private final int n;
+        /** Sorted on first use; two threads sorting at once would publish the same order. */
+        private volatile int[] sorted;
 
-            @Override
-            public int size() {
-                return n;
+        private ByStart(int[] positions, int n) {
+            this.positions = positions;
+            this.n = n;
+        }
+
+        private int[] sorted() {
+            int[] s = sorted;
+            if (s == null) {
+                s = Arrays.copyOf(positions, n);
+                io.stallscope.analyzer.util.IndexSort.stable(s, RecordedWaits.this::start);
+                sorted = s;
             }
-        };
+            return s;
+        }
+
+        @Override
+        public Wait get(int k) {
+            return RecordedWaits.this.get(sorted()[k]);
+        }
+
+        long start(int k) {
+            return rec.locks.start(event[sorted()[k]]);
+        }
+
+        long end(int k) {
+            return rec.locks.end(event[sorted()[k]]);
+        }
+
+        @Override
+        public int size() {
+            return n;
+        }
     }
 }

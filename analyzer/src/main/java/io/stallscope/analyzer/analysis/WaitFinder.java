@@ -195,6 +195,15 @@ public final class WaitFinder {
         }
     }
 
+    // A recorded wait's times from the columns: a Wait made for each look was most of the walk over a thread's samples.
+    private static long startOf(List<Wait> recorded, int k) {
+        return recorded instanceof RecordedWaits.ByStart b ? b.start(k) : recorded.get(k).start;
+    }
+
+    private static long endOf(List<Wait> recorded, int k) {
+        return recorded instanceof RecordedWaits.ByStart b ? b.end(k) : recorded.get(k).end;
+    }
+
     /**
      * Whether the events record this thread as the owner of {@code w}'s lock while {@code w} would have it waiting:
      * a thread does not wait for a lock it holds.
@@ -301,8 +310,8 @@ public final class WaitFinder {
             long time = c.time();
             long end = time + c.weight() * interval;
             // A sample inside a recorded wait of this thread adds nothing: the event is exact.
-            while (r < recorded.size() && recorded.get(r).end < time) r++;
-            if (r < recorded.size() && recorded.get(r).start <= end && recorded.get(r).end >= time) {
+            while (r < recorded.size() && endOf(recorded, r) < time) r++;
+            if (r < recorded.size() && startOf(recorded, r) <= end && endOf(recorded, r) >= time) {
                 cur = null;
                 continue;
             }
