@@ -101,7 +101,7 @@ public final class StreamingAnalysis {
         if (windows == 0 && held() > windowEvents) analyseWindow();
         boolean windowed = windows > 0;
         Options used = windowed ? windowOptions : o;
-        // The last window, unless the last chunk filled one and nothing is left.
+        // The last window, unless a window analysed above took everything.
         if (!windowed || held() > 0) {
             fold(Analyzer.window(rec, used, classifier, windowed ? WINDOWED_RETAINED_WAITS : Analyzer.RETAINED_WAITS));
         }
