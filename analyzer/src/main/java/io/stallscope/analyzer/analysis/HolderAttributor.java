@@ -86,7 +86,7 @@ public final class HolderAttributor {
             w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, stack, op);
             return;
         }
-        SiteIndex site = site(w.file, w.siteMethod);
+        SiteIndex site = sites.getOrDefault(w.file, Map.of()).get(w.siteMethod);
         if (site == null) return; // nobody was ever seen inside the method
         if (site.tooBroad) {
             attributeByLanes(w, from, to, interval);
@@ -104,28 +104,14 @@ public final class HolderAttributor {
         long waitEnd = w.end;
         int firstPart = site.lastStartingBy(to);
         long earliest = from - site.longestPart;
-        // The parts the window overlaps, with the candidates to walk in each: found once for both passes.
-        int walked = 0;
         for (int pi = firstPart; pi >= 0 && site.parts[pi].first >= earliest; pi--) {
             SiteIndex.Part part = site.parts[pi];
             if (part.last < from) continue;
-            if (walked == walkPart.length) {
-                walkPart = Arrays.copyOf(walkPart, walked * 2);
-                walkFrom = Arrays.copyOf(walkFrom, walked * 2);
-                walkTo = Arrays.copyOf(walkTo, walked * 2);
-            }
-            walkPart[walked] = pi;
-            walkFrom[walked] = part.firstAt(from);
-            walkTo[walked] = part.endAt(to);
-            walked++;
-        }
-        for (int p = 0; p < walked; p++) {
-            SiteIndex.Part part = site.parts[walkPart[p]];
             long[] times = part.time;
             int[] threads = part.thread;
             char[] weights = part.weight;
-            int end = walkTo[p];
-            for (int i = walkFrom[p]; i < end; i++) {
+            int end = part.slotStart[part.slot(to) + 1];
+            for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
                 long time = times[i];
                 if (time < from || time > to) continue;
                 int t = threads[i];
@@ -153,12 +139,12 @@ public final class HolderAttributor {
         int distinct = 0;
         long[] opWeight = this.opWeight;
         Arrays.fill(opWeight, 0);
-        for (int p = 0; p < walked; p++) {
-            SiteIndex.Part part = site.parts[walkPart[p]];
-            int[] threads = part.thread;
-            int end = walkTo[p];
-            for (int i = walkFrom[p]; i < end; i++) {
-                if (threads[i] != best) continue;
+        for (int pi = firstPart; pi >= 0 && site.parts[pi].first >= earliest; pi--) {
+            SiteIndex.Part part = site.parts[pi];
+            if (part.last < from) continue;
+            int end = part.slotStart[part.slot(to) + 1];
+            for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
+                if (part.thread[i] != best) continue;
                 long time = part.time[i];
                 if (time < from || time > to) continue;
                 long weight = weightIn(time, part.weight[i], to, interval, w);
@@ -201,25 +187,6 @@ public final class HolderAttributor {
         double coverage = Math.min(1.0, (double) bestWeight / 4 * interval / Math.max(w.duration(), interval));
         double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
         w.holder = new Holder(best, Holder.INFERRED, confidence, stack, op);
-    }
-
-    /** The parts a window overlaps and the candidates to walk in each ([walkFrom, walkTo)), per part walked. */
-    private int[] walkPart = new int[16];
-    private int[] walkFrom = new int[16];
-    private int[] walkTo = new int[16];
-    /** The site looked up last: waits come in runs on one site, and two map lookups a wait added up. */
-    private int lastFile = -1;
-    private String lastMethod;
-    private SiteIndex lastSite;
-
-    private SiteIndex site(int file, String method) {
-        // Names are shared by every wait on a lock at a site, so the same method is mostly the same String.
-        if (file != lastFile || method != lastMethod) {
-            lastSite = sites.getOrDefault(file, Map.of()).get(method);
-            lastFile = file;
-            lastMethod = method;
-        }
-        return lastSite;
     }
 
     /** IoOp.values() copies its array on every call; this runs for every wait. */

@@ -54,15 +54,11 @@ final class SiteIndex {
         return found;
     }
 
-    /** One block's candidates, bucketed by slot of {@code 1 << shift} nanoseconds from {@code first}. */
+    /** One block's candidates, bucketed by slot of {@code width} nanoseconds from {@code first}. */
     static final class Part {
         final long first;
         final long last;
-        /**
-         * Slots are a power of two nanoseconds wide: finding the slots of a window is then a shift, where a division
-         * was most of the cost of a short window (twelve million windows on issue 19's overlapping shape).
-         */
-        final int shift;
+        final long width;
         /** Slot s holds candidates [slotStart[s], slotStart[s + 1]). */
         final int[] slotStart;
         final long[] time;
@@ -70,10 +66,10 @@ final class SiteIndex {
         final int[] stack;
         final char[] weight;
 
-        Part(long first, long last, int shift, int[] slotStart, int n) {
+        Part(long first, long last, long width, int[] slotStart, int n) {
             this.first = first;
             this.last = last;
-            this.shift = shift;
+            this.width = width;
             this.slotStart = slotStart;
             time = new long[n];
             thread = new int[n];
@@ -84,18 +80,8 @@ final class SiteIndex {
         /** The slot of time {@code t}, clamped to the part. */
         int slot(long t) {
             if (t <= first) return 0;
-            long s = (t - first) >>> shift;
+            long s = (t - first) / width;
             return (int) Math.min(s, slotStart.length - 2);
-        }
-
-        /** The first candidate of the slot of {@code from}: where a window's walk starts. */
-        int firstAt(long from) {
-            return slotStart[slot(from)];
-        }
-
-        /** One past the last candidate of the slot of {@code to}: where a window's walk ends. */
-        int endAt(long to) {
-            return slotStart[slot(to) + 1];
         }
     }
 
@@ -244,19 +230,17 @@ final class SiteIndex {
         for (int k = 0; k < sites; k++) {
             int[] pos = found[k];
             if (pos == null) continue;
-            // Slots about an interval wide (rounded up to a power of two), so that a window covers a few; never many
-            // more slots than candidates.
+            // Slots about an interval wide, so that a window covers a few; never many more slots than candidates.
             long width = Math.max(Math.max(1, interval), span / Math.max(1, pos.length / 2) + 1);
-            int shift = 64 - Long.numberOfLeadingZeros(width - 1);
-            int slots = (int) (span >>> shift) + 1;
+            int slots = (int) (span / width) + 1;
             int[] start = new int[slots + 1];
-            for (int i : pos) start[(int) ((block.time(i) - first) >>> shift) + 1]++;
+            for (int i : pos) start[(int) ((block.time(i) - first) / width) + 1]++;
             for (int sl = 1; sl <= slots; sl++) start[sl] += start[sl - 1];
             int[] next = Arrays.copyOf(start, slots);
-            Part p = parts[k] = new Part(first, block.lastTime(), shift, start, pos.length);
+            Part p = parts[k] = new Part(first, block.lastTime(), width, start, pos.length);
             for (int i : pos) {
                 long t = block.time(i);
-                int at = next[(int) ((t - first) >>> shift)]++;
+                int at = next[(int) ((t - first) / width)]++;
                 p.time[at] = t;
                 p.thread[at] = threadOf[i];
                 p.stack[at] = block.stack(i);
