@@ -2,7 +2,6 @@ package io.stallscope.it.capture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stallscope.it.agent.AgentJar;
-import io.stallscope.it.agent.Polling;
 import io.stallscope.it.bench.BrokerRecording;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
@@ -85,10 +84,13 @@ class BrokerLockRecordingIT {
         try (KafkaBroker broker = new LocalKafkaBroker(spec.build())) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, Map.of());
+            // Started and stopped with no producer running: a handler already blocked on the log lock when the
+            // profiler starts, or still blocked when it stops, has wall samples but no lock event (async-profiler
+            // writes one only for a wait it saw begin and end), so its wait would be inferred, not recorded.
+            BrokerRecording.profiler(javaHome, broker.pid(), profiler,
+                "start,event=wall,interval=5ms,lock=0,jfrsync=" + jfc + ",file=" + out);
             try (StallProducers producers = new StallProducers(broker, TOPIC, 4)) {
                 StallCaptureIT.waitForAcks(producers, 200);
-                BrokerRecording.profiler(javaHome, broker.pid(), profiler,
-                    "start,event=wall,interval=5ms,lock=0,jfrsync=" + jfc + ",file=" + out);
                 long end = System.nanoTime() + RECORD_SECONDS * 1_000_000_000L;
                 while (System.nanoTime() < end) {
                     if (disk.writeTaken()) {
@@ -97,17 +99,8 @@ class BrokerLockRecordingIT {
                     }
                     Thread.sleep(STALL_EVERY_MS);
                 }
-                // Stop with no stall in progress: a handler still blocked on the log lock when the profiler stops has
-                // samples but no lock event (async-profiler writes it when the wait ends), so its wait is inferred.
-                // Drained: every append needs the log lock, so acks resume only once the stalled write is done, and
-                // two more per producer (one request in flight each) means those queued behind it went through too.
-                boolean taken = Polling.until(Duration.ofSeconds(5), Duration.ofMillis(5), disk::writeTaken, t -> t);
-                assertThat(taken).as("the last write stall taken before the profiler stops").isTrue();
-                long ackedAtStall = producers.acked();
-                long acked = Polling.until(Duration.ofSeconds(5), Duration.ofMillis(5), producers::acked, n -> n >= ackedAtStall + 8);
-                assertThat(acked).as("appends acknowledged after the last stall").isGreaterThanOrEqualTo(ackedAtStall + 8);
-                BrokerRecording.profiler(javaHome, broker.pid(), profiler, "stop,file=" + out);
-            }
+            } // closed: every producer's last send acknowledged, so no append is left waiting for the log lock
+            BrokerRecording.profiler(javaHome, broker.pid(), profiler, "stop,file=" + out);
         }
         assertThat(stalls).as("write stalls armed").isGreaterThan(5);
         System.out.printf("broker-lock-recording Kafka %s: %d bytes, %d write stalls of %d ms%n", VERSION, Files.size(out),
