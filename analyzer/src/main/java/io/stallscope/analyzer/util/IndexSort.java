@@ -21,11 +21,22 @@ public final class IndexSort {
         sortByKey(idx, k, idx.length);
     }
 
+    /** Runs in order that are merged as they are rather than insertion-sorted: five passes of merging at most. */
+    private static final int FEW_RUNS = 32;
+
     /**
-     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. Nearly sorted runs go by
-     * insertion sort, which gives up for a merge sort once it has moved a few elements per element.
+     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. A few long runs already in
+     * order (a thread's samples from chunks whose times overlap) are merged as they are; nearly sorted data (a
+     * profiler's buffers flushed a little out of order) goes by insertion sort, which gives up for a merge of the
+     * runs it leaves once it has moved a few elements per element.
      */
     public static void sortByKey(int[] order, long[] key, int n) {
+        int runs = runs(key, n);
+        if (runs <= 1) return;
+        if (runs <= FEW_RUNS) {
+            mergeRuns(order, key, n, runs);
+            return;
+        }
         long budget = 16L * n;
         for (int i = 1; i < n; i++) {
             long k = key[i];
@@ -41,42 +52,79 @@ public final class IndexSort {
             key[j + 1] = k;
             order[j + 1] = v;
             if (budget < 0) {
-                mergeSort(order, key, n);
+                mergeRuns(order, key, n, runs(key, n));
                 return;
             }
         }
     }
 
-    private static void mergeSort(int[] order, long[] key, int n) {
+    /** How many ascending runs (equal keys continue a run) {@code key[0, n)} is made of. */
+    private static int runs(long[] key, int n) {
+        int runs = n == 0 ? 0 : 1;
+        for (int i = 1; i < n; i++) {
+            if (key[i] < key[i - 1]) runs++;
+        }
+        return runs;
+    }
+
+    /** Merges neighbouring runs pairwise until one is left: log2(runs) passes, the left run first on ties. */
+    private static void mergeRuns(int[] order, long[] key, int n, int runs) {
+        int[] bounds = new int[runs + 1];
+        int r = 1;
+        for (int i = 1; i < n; i++) {
+            if (key[i] < key[i - 1]) bounds[r++] = i;
+        }
+        bounds[runs] = n;
+        int[] o1 = order;
+        long[] k1 = key;
         int[] o2 = new int[n];
         long[] k2 = new long[n];
-        for (int width = 1; width < n; width *= 2) {
-            for (int lo = 0; lo < n; lo += 2 * width) {
-                int mid = Math.min(lo + width, n);
-                int hi = Math.min(lo + 2 * width, n);
-                int a = lo;
-                int b = mid;
-                int k = lo;
-                while (a < mid && b < hi) {
-                    if (key[b] < key[a]) {
-                        o2[k] = order[b];
-                        k2[k++] = key[b++];
-                    } else {
-                        o2[k] = order[a];
-                        k2[k++] = key[a++];
-                    }
+        while (runs > 1) {
+            int merged = 0;
+            for (int p = 0; p < runs; p += 2) {
+                int lo = bounds[p];
+                if (p + 1 == runs) {
+                    // The odd run out goes to the next pass as it is.
+                    System.arraycopy(o1, lo, o2, lo, n - lo);
+                    System.arraycopy(k1, lo, k2, lo, n - lo);
+                } else {
+                    merge(o1, k1, o2, k2, lo, bounds[p + 1], bounds[p + 2]);
                 }
-                while (a < mid) {
-                    o2[k] = order[a];
-                    k2[k++] = key[a++];
-                }
-                while (b < hi) {
-                    o2[k] = order[b];
-                    k2[k++] = key[b++];
-                }
+                bounds[merged++] = lo;
             }
-            System.arraycopy(o2, 0, order, 0, n);
-            System.arraycopy(k2, 0, key, 0, n);
+            bounds[merged] = n;
+            runs = merged;
+            int[] o = o1;
+            o1 = o2;
+            o2 = o;
+            long[] k = k1;
+            k1 = k2;
+            k2 = k;
         }
+        if (o1 != order) {
+            System.arraycopy(o1, 0, order, 0, n);
+            System.arraycopy(k1, 0, key, 0, n);
+        }
+    }
+
+    /** Merges [lo, mid) and [mid, hi) of the first arrays into the same range of the second ones. */
+    private static void merge(int[] order, long[] key, int[] toOrder, long[] toKey, int lo, int mid, int hi) {
+        int a = lo;
+        int b = mid;
+        int k = lo;
+        while (a < mid && b < hi) {
+            if (key[b] < key[a]) {
+                toOrder[k] = order[b];
+                toKey[k++] = key[b++];
+            } else {
+                toOrder[k] = order[a];
+                toKey[k++] = key[a++];
+            }
+        }
+        System.arraycopy(order, a, toOrder, k, mid - a);
+        System.arraycopy(key, a, toKey, k, mid - a);
+        k += mid - a;
+        System.arraycopy(order, b, toOrder, k, hi - b);
+        System.arraycopy(key, b, toKey, k, hi - b);
     }
 }

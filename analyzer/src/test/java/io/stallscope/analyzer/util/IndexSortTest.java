@@ -31,6 +31,34 @@ class IndexSortTest {
     }
 
     @Test
+    void mergesAFewRunsInOrderLikeAStableBoxedSort() {
+        // A thread's samples from chunks whose times overlap: each run in order, the runs interleaved in time,
+        // with equal times across runs (the earlier run's come first).
+        Random random = new Random(7);
+        for (int round = 0; round < 100; round++) {
+            int runs = 2 + random.nextInt(40);
+            int n = 0;
+            long[] keys = new long[runs * 500];
+            for (int r = 0; r < runs; r++) {
+                long t = random.nextInt(50);
+                for (int len = random.nextInt(500); len > 0; len--) {
+                    t += random.nextInt(3);
+                    keys[n++] = t;
+                }
+            }
+            int[] idx = new int[n];
+            for (int i = 0; i < n; i++) idx[i] = i;
+            Integer[] boxed = Arrays.stream(idx).boxed().toArray(Integer[]::new);
+            Arrays.sort(boxed, Comparator.comparingLong(i -> keys[i]));
+            int[] expected = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+
+            IndexSort.stable(idx, i -> keys[i]);
+
+            assertThat(idx).as("round %d, %d runs, %d indexes", round, runs, n).containsExactly(expected);
+        }
+    }
+
+    @Test
     void leavesSortedAndTinyArraysAsTheyAre() {
         int[] none = {};
         IndexSort.stable(none, i -> i);
