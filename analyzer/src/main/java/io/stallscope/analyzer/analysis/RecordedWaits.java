@@ -18,6 +18,20 @@ import java.util.Map;
 final class RecordedWaits extends AbstractList<Wait> {
     /** What a wait says about its lock, beyond the event: shared by every wait on that lock at that site. */
     record Names(String lockKey, String lockLabel, String lockType, String siteMethod, String siteLabel) {
+        // Written out: a record's generated equals and hashCode are method-handle chains that C2 inlines into every
+        // map lookup that uses them, which made compiling those lookups cost more than running them.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Names n && java.util.Objects.equals(n.lockKey, lockKey) && java.util.Objects.equals(n.lockLabel, lockLabel)
+                    && java.util.Objects.equals(n.lockType, lockType) && java.util.Objects.equals(n.siteMethod, siteMethod)
+                    && java.util.Objects.equals(n.siteLabel, siteLabel);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(new Object[] {lockKey, lockLabel, lockType, siteMethod, siteLabel});
+        }
+
         static Names of(Wait w) {
             return new Names(w.lockKey, w.lockLabel, w.lockType, w.siteMethod, w.siteLabel);
         }

@@ -49,6 +49,16 @@ public final class WaitFinder {
         // An event whose stackTrace is null (seen in a JDK chunk for waits begun before the chunk did) still names
         // its monitor by class and address: it is taken where the other events on that monitor say it is.
         Map<String, RecordedWaits.Names> knownSite = new HashMap<>();
+        nameEvents(recorded, knownSite);
+        return index(recorded, knownSite);
+    }
+
+    // The two passes below run over millions of events once a window, with their rare cases in methods of their own:
+    // as one method with everything inlined, C2 compiled it four times (on-stack and whole, again after each
+    // deoptimization) at about 0.4 s each, more than the passes themselves took.
+
+    /** Gives each lock event the names of its wait (or none: not a wait), in {@code recorded}. */
+    private void nameEvents(RecordedWaits recorded, Map<String, RecordedWaits.Names> knownSite) {
         // The names depend only on the event's file, kind, stack, lock class and address: worked out once for each
         // such combination, not once per event (a lock-heavy recording repeats a few thousand of them millions of times).
         Map<EventNames, Integer> namesOf = new HashMap<>();
@@ -69,25 +79,36 @@ public final class WaitFinder {
             if (cache.matches(slot, file, kind, stack, cls, address)) {
                 id = cache.id[slot];
             } else {
-                EventNames key = new EventNames(file, locks.kind(i), stack, cls, address);
-                Integer known = namesOf.get(key);
-                if (known == null) {
-                    LockEvent e = locks.get(i);
-                    Wait w = fromEvent(e);
-                    if (w == null) {
-                        known = -1;
-                    } else {
-                        RecordedWaits.Names n = RecordedWaits.Names.of(w);
-                        known = recorded.id(n);
-                        if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, n);
-                    }
-                    namesOf.put(key, known);
-                }
-                id = known;
+                id = namesOf(i, file, stack, cls, address, namesOf, recorded, knownSite);
                 cache.put(slot, file, kind, stack, cls, address, id);
             }
             if (id >= 0) recorded.add(i, id);
         }
+    }
+
+    /** The names id of event {@code i}'s combination, worked out when new; -1 when the event is not a wait. */
+    private int namesOf(int i, int file, int stack, int cls, long address, Map<EventNames, Integer> namesOf,
+                        RecordedWaits recorded, Map<String, RecordedWaits.Names> knownSite) {
+        LockEvents locks = rec.locks;
+        EventNames key = new EventNames(file, locks.kind(i), stack, cls, address);
+        Integer known = namesOf.get(key);
+        if (known != null) return known;
+        LockEvent e = locks.get(i);
+        Wait w = fromEvent(e);
+        int id;
+        if (w == null) {
+            id = -1;
+        } else {
+            RecordedWaits.Names n = RecordedWaits.Names.of(w);
+            id = recorded.id(n);
+            if (e.address() != 0 && !w.siteMethod.equals("?")) knownSite.putIfAbsent(w.lockKey, n);
+        }
+        namesOf.put(key, id);
+        return id;
+    }
+
+    /** Joins waits to their lock's known site, and indexes them by waiting thread and by recorded owner. */
+    private Recorded index(RecordedWaits recorded, Map<String, RecordedWaits.Names> knownSite) {
         // Sampled waits at a site where events recorded the lock itself (its class and address) join that lock.
         Map<String, Wait> recordedAtSite = new HashMap<>();
         int[] renamed = new int[recorded.namesCount()];
@@ -101,20 +122,13 @@ public final class WaitFinder {
         for (int k = 0; k < recorded.size(); k++) {
             int id = recorded.namesId(k);
             int to = renamed[id];
-            if (to < 0) {
-                RecordedWaits.Names n = recorded.names(k);
-                RecordedWaits.Names known = n.siteMethod().equals("?") ? knownSite.get(n.lockKey()) : null;
-                to = known == null ? id : recorded.id(new RecordedWaits.Names(n.lockKey(), known.lockLabel(), n.lockType(),
-                        known.siteMethod(), known.siteLabel()));
-                renamed[id] = to;
-            }
+            if (to < 0) to = renamed[id] = renamed(recorded, k, knownSite);
             recorded.rename(k, to);
             // The first wait with these names is the first at its site among them: the key is built once per lock.
             if (to >= seenNames.length) seenNames = Arrays.copyOf(seenNames, Math.max(to + 1, seenNames.length * 2));
             if (!seenNames[to]) {
                 seenNames[to] = true;
-                Wait w = recorded.get(k);
-                recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
+                firstAtSite(recorded, k, recordedAtSite);
             }
             add(positions, counts, recorded.thread(k), k);
             // The recorded waits each thread made others wait through, as the lock's previous owner.
@@ -123,6 +137,19 @@ public final class WaitFinder {
         }
         return new Recorded(recorded, byStart(recorded, positions, counts), recordedAtSite,
                 byStart(recorded, ownerPositions, ownerCounts));
+    }
+
+    /** Wait {@code k}'s names id, its site taken from the other events on its monitor when its own stack had none. */
+    private static int renamed(RecordedWaits recorded, int k, Map<String, RecordedWaits.Names> knownSite) {
+        RecordedWaits.Names n = recorded.names(k);
+        RecordedWaits.Names known = n.siteMethod().equals("?") ? knownSite.get(n.lockKey()) : null;
+        return known == null ? recorded.namesId(k) : recorded.id(new RecordedWaits.Names(n.lockKey(), known.lockLabel(), n.lockType(),
+                known.siteMethod(), known.siteLabel()));
+    }
+
+    private static void firstAtSite(RecordedWaits recorded, int k, Map<String, Wait> recordedAtSite) {
+        Wait w = recorded.get(k);
+        recordedAtSite.putIfAbsent(w.file + ":" + w.lockType + ":" + w.siteLabel, w);
     }
 
     /** The last names id seen per slot of (file, kind, stack, lock class, address); a slot holds one combination. */
@@ -158,6 +185,18 @@ public final class WaitFinder {
 
     /** The event kind, stack, lock and file that decide a recorded wait's names. */
     private record EventNames(int file, LockEvent.Kind kind, int stack, int lockClass, long address) {
+        // Written out: a record's generated equals and hashCode are method-handle chains that C2 inlines into every
+        // map lookup that uses them, which made compiling those lookups cost more than running them.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof EventNames e && e.file == file && e.kind == kind && e.stack == stack && e.lockClass == lockClass
+                    && e.address == address;
+        }
+
+        @Override
+        public int hashCode() {
+            return (((file * 31 + kind.ordinal()) * 31 + stack) * 31 + lockClass) * 31 + Long.hashCode(address);
+        }
     }
 
     private static void add(int[][] positions, int[] counts, int key, int k) {
@@ -260,6 +299,18 @@ public final class WaitFinder {
 
     /** A recorded monitor (by address, or by class and site when the event has no address) where it was taken. */
     private record MonitorAt(int file, String cls, long address, String type, String siteMethod) {
+        // Written out: a record's generated equals and hashCode are method-handle chains that C2 inlines into every
+        // map lookup that uses them, which made compiling those lookups cost more than running them.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof MonitorAt m && m.file == file && m.address == address && java.util.Objects.equals(m.cls, cls)
+                    && java.util.Objects.equals(m.type, type) && java.util.Objects.equals(m.siteMethod, siteMethod);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(file, cls, address, type, siteMethod);
+        }
     }
 
     private final Map<MonitorAt, String[]> monitorNames = new HashMap<>();

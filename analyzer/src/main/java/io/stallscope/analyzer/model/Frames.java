@@ -25,6 +25,17 @@ public final class Frames {
     }
 
     private record Key(String name, int line, boolean java) {
+        // Written out: a record's generated equals and hashCode are method-handle chains that C2 inlines into every
+        // map lookup that uses them, which made compiling those lookups cost more than running them.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.line == line && k.java == java && k.name.equals(name);
+        }
+
+        @Override
+        public int hashCode() {
+            return (name.hashCode() * 31 + line) * 2 + (java ? 1 : 0);
+        }
     }
 
     public String name(int id) {

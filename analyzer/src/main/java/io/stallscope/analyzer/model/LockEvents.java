@@ -29,6 +29,8 @@ public final class LockEvents extends AbstractList<LockEvent> {
     private long cleared;
     private final List<String> classes = new ArrayList<>();
     private final Map<String, Integer> classIds = new HashMap<>();
+    private String lastClass;
+    private int lastClassId;
 
     @Override
     public boolean add(LockEvent e) {
@@ -51,12 +53,16 @@ public final class LockEvents extends AbstractList<LockEvent> {
 
     /** The class's index, added when new (looked up first: a lambda that captures this list cost an object an event). */
     private int classId(String cls) {
+        // A chunk's reader hands the same String for the same class, and a storm's events run on a few monitors.
+        if (cls == lastClass) return lastClassId;
         Integer id = classIds.get(cls);
         if (id == null) {
             id = classes.size();
             classes.add(cls);
             classIds.put(cls, id);
         }
+        lastClass = cls;
+        lastClassId = id;
         return id;
     }
 
@@ -156,6 +162,7 @@ public final class LockEvents extends AbstractList<LockEvent> {
         cleared = 0;
         classes.clear();
         classIds.clear();
+        lastClass = null;
     }
 
     /** How many events the columns hold before they grow. */

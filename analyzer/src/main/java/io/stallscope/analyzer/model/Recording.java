@@ -55,6 +55,17 @@ public final class Recording {
 
     /** A thread's identity in a file: by Java id ('j'), OS id ('o') or name ('n'). */
     private record ThreadKey(int file, char kind, long id, String name) {
+        // Written out: a record's generated equals and hashCode are method-handle chains that C2 inlines into every
+        // map lookup that uses them, which made compiling those lookups cost more than running them.
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ThreadKey k && k.file == file && k.kind == kind && k.id == id && java.util.Objects.equals(k.name, name);
+        }
+
+        @Override
+        public int hashCode() {
+            return ((file * 31 + kind) * 31 + Long.hashCode(id)) * 31 + (name == null ? 0 : name.hashCode());
+        }
     }
 
     /**
