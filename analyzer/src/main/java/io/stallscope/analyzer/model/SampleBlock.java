@@ -193,6 +193,65 @@ public final class SampleBlock {
         }
     }
 
+    /**
+     * One thread's samples from {@code runs} runs, each in time order (run r: {@code blocks[r]} from {@code from[r]},
+     * {@code start[r + 1] - start[r]} samples), merged into a block of their own in order of the block's encoded
+     * times, the earlier run's first on equal ones: what {@link Builder} gives the runs added one after the other, in
+     * one pass and without the copies its sort makes. Few runs: each sample is picked among the runs' heads.
+     */
+    static SampleBlock merge(SampleBlock[] blocks, int[] from, int[] start, int runs) {
+        int n = start[runs];
+        int[] pos = new int[runs];
+        int[] end = new int[runs];
+        long[] head = new long[runs];
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int r = 0; r < runs; r++) {
+            pos[r] = from[r];
+            end[r] = from[r] + start[r + 1] - start[r];
+            if (pos[r] < end[r]) {
+                first = Math.min(first, blocks[r].time(pos[r]));
+                last = Math.max(last, blocks[r].time(end[r] - 1));
+            }
+        }
+        // As the builder encodes them: microseconds after the first sample, full nanoseconds past half an hour.
+        long base = n == 0 ? 0 : first;
+        boolean isWide = n > 0 && (last - first) / 1000L > Integer.MAX_VALUE;
+        for (int r = 0; r < runs; r++) {
+            if (pos[r] < end[r]) head[r] = encoded(blocks[r].time(pos[r]), base, isWide);
+        }
+        int[] micros = isWide ? null : new int[n];
+        long[] wide = isWide ? new long[n] : null;
+        int[] stacks = new int[n];
+        byte[] states = new byte[n];
+        char[] weights = new char[n];
+        for (int k = 0; k < n; k++) {
+            int m = -1;
+            long t = 0;
+            for (int r = 0; r < runs; r++) {
+                if (pos[r] < end[r] && (m < 0 || head[r] < t)) {
+                    m = r;
+                    t = head[r];
+                }
+            }
+            SampleBlock b = blocks[m];
+            int p = pos[m]++;
+            if (isWide) wide[k] = t;
+            else micros[k] = (int) t;
+            stacks[k] = b.stack[p];
+            states[k] = b.state[p];
+            weights[k] = b.weight[p];
+            if (p + 1 < end[m]) head[m] = encoded(b.time(p + 1), base, isWide);
+        }
+        return new SampleBlock(base, micros, wide, stacks, states, weights, new int[] {0, n}, new int[] {0},
+                n == 0 ? Long.MAX_VALUE : first, n == 0 ? Long.MIN_VALUE : last);
+    }
+
+    /** A time as a block from {@code base} holds it. */
+    private static long encoded(long t, long base, boolean wide) {
+        return wide ? t : (t - base) / 1000L;
+    }
+
     /** Whether samples [from, to) are in time order. */
     private boolean sorted(int from, int to) {
         for (int i = from + 1; i < to; i++) {

@@ -68,6 +68,8 @@ public final class Samples {
 
     /** One thread's samples: runs in blocks, one after the other. */
     public static final class Lane {
+        /** Runs merged by picking among their heads; more (rare: many chunks overlapping at once) are sorted. */
+        private static final int MERGED_RUNS = 8;
         static final Lane EMPTY = new Lane();
 
         private SampleBlock[] blocks = new SampleBlock[1];
@@ -166,8 +168,13 @@ public final class Samples {
         }
 
         private void sortInto(SampleBlock.Builder builder) {
-            for (Cursor c = cursor(0); c.next(); ) builder.add(c.time(), 0, c.stack(), c.stateOrdinal(), c.weight());
-            SampleBlock b = builder.build();
+            SampleBlock b;
+            if (runs <= MERGED_RUNS) {
+                b = SampleBlock.merge(blocks, from, start, runs);
+            } else {
+                for (Cursor c = cursor(0); c.next(); ) builder.add(c.time(), 0, c.stack(), c.stateOrdinal(), c.weight());
+                b = builder.build();
+            }
             blocks = new SampleBlock[] {b};
             from = new int[] {0};
             start = new int[] {0, b.size()};

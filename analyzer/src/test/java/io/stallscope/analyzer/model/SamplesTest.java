@@ -55,6 +55,60 @@ class SamplesTest {
     }
 
     @Test
+    void aLaneOfOverlappingBlocksSortsAsAStableSortOfItsRuns() {
+        // Few blocks are merged by their heads, many go through the builder's sort: both give the runs one after
+        // the other sorted stably by the lane's own microseconds (within one: the earlier block's first).
+        for (int blocks : new int[] {2, 3, 8, 9, 12}) {
+            Random random = new Random(blocks);
+            Samples s = new Samples();
+            java.util.List<long[]> all = new java.util.ArrayList<>(); // time, stack, weight, state
+            for (int k = 0; k < blocks; k++) {
+                SampleBlock.Builder b = new SampleBlock.Builder();
+                long t = T0 + random.nextInt(50) * 1_000L + random.nextInt(1_000);
+                for (int i = random.nextInt(400); i > 0; i--) {
+                    t += random.nextInt(3) * 1_000L;
+                    int stack = all.size() % 1_000;
+                    b.add(t, 0, stack, (byte) (stack % 3), 1 + stack % 4);
+                    all.add(new long[] {t, stack, 1 + stack % 4, stack % 3});
+                }
+                SampleBlock block = b.build();
+                int[] stacks = new int[1_000];
+                for (int i = 0; i < stacks.length; i++) stacks[i] = i;
+                block.remap(new int[] {4}, stacks);
+                s.add(block);
+            }
+            // What the blocks hold: each block's times to the microsecond after its own first sample.
+            java.util.List<long[]> expected = new java.util.ArrayList<>();
+            int at = 0;
+            for (SampleBlock block : s.blocks()) {
+                for (int i = 0; i < block.size(); i++) {
+                    long[] e = all.get(at++).clone();
+                    e[0] = block.time(i);
+                    expected.add(e);
+                }
+            }
+            boolean inOrder = true;
+            for (int i = 1; i < expected.size(); i++) inOrder &= expected.get(i - 1)[0] <= expected.get(i)[0];
+            assertThat(inOrder).as("%d blocks overlap", blocks).isFalse();
+            long first = expected.stream().mapToLong(e -> e[0]).min().getAsLong();
+            // Sorted by the lane's own microseconds: samples of two blocks within one keep the blocks' order.
+            expected.sort(java.util.Comparator.comparingLong(e -> (e[0] - first) / 1_000));
+
+            s.sort();
+
+            Samples.Lane l = s.lane(4);
+            assertThat(l.size()).as("%d blocks", blocks).isEqualTo(expected.size());
+            for (int i = 0; i < expected.size(); i++) {
+                long[] e = expected.get(i);
+                assertThat(l.time(i)).as("%d blocks, sample %d", blocks, i).isEqualTo(first + (e[0] - first) / 1_000 * 1_000);
+                assertThat(l.stack(i)).as("%d blocks, sample %d", blocks, i).isEqualTo((int) e[1]);
+                assertThat(l.weight(i)).isEqualTo((int) e[2]);
+                assertThat(l.state(i)).isEqualTo(State.of((int) e[3]));
+            }
+        }
+    }
+
+    @Test
     void overlappingBlocksAndFarApartSamplesSort() {
         // Two overlapping "chunks" an hour long each: beyond the 35 minutes a block's int offsets span.
         Samples s = new Samples();
