@@ -29,7 +29,8 @@ public final class KeptSamples {
 
     /** Keeps every stride-th sample of each thread of {@code window}, whose lanes are in time order. */
     public void keep(Samples window) {
-        SampleBlock.Builder b = new SampleBlock.Builder();
+        // Sized to what is kept: grown by doubling it made twice its size in garbage every window.
+        SampleBlock.Builder b = new SampleBlock.Builder(keptOf(window));
         for (int t = 0; t < window.laneCount(); t++) {
             Samples.Lane lane = window.lane(t);
             if (lane.size() == 0) continue;
@@ -55,6 +56,18 @@ public final class KeptSamples {
         while (kept > budget) halve();
     }
 
+    /** How many of {@code window}'s samples {@link #keep} keeps: of each thread's, the seen-counts that are multiples of the stride. */
+    private int keptOf(Samples window) {
+        long n = 0;
+        for (int t = 0; t < window.laneCount(); t++) {
+            long from = t < seen.length ? seen[t] : 0;
+            long to = from + window.lane(t).size();
+            // Multiples of the stride in [from, to).
+            n += (to + stride - 1) / stride - (from + stride - 1) / stride;
+        }
+        return (int) Math.min(Integer.MAX_VALUE - 8, n);
+    }
+
     /**
      * Doubles the stride: a thread's kept samples had seen-counts that are multiples of the stride, in order, so
      * keeping those at even positions keeps exactly the multiples of the doubled stride.
@@ -67,7 +80,8 @@ public final class KeptSamples {
         List<SampleBlock> halved = new ArrayList<>();
         kept = 0;
         for (SampleBlock block : blocks) {
-            SampleBlock.Builder b = new SampleBlock.Builder();
+            // At most half of each thread's samples, rounded up, are kept.
+            SampleBlock.Builder b = new SampleBlock.Builder(block.size() / 2 + block.threads());
             for (int r = 0; r < block.threads(); r++) {
                 int t = block.threadId(r);
                 for (int i = block.threadFrom(r); i < block.threadTo(r); i++) {

@@ -99,15 +99,29 @@ public final class SampleBlock {
      * are reused from chunk to chunk, only the finished block is allocated.
      */
     public static final class Builder {
-        private long[] time = new long[1024];
-        private int[] thread = new int[1024];
-        private int[] stack = new int[1024];
-        private byte[] state = new byte[1024];
-        private int[] weight = new int[1024];
+        private long[] time;
+        private int[] thread;
+        private int[] stack;
+        private byte[] state;
+        private int[] weight;
         private int size;
         private int maxThread = -1;
         private long first = Long.MAX_VALUE;
         private long last = Long.MIN_VALUE;
+
+        public Builder() {
+            this(1024);
+        }
+
+        /** Room for {@code capacity} samples before the columns grow. */
+        public Builder(int capacity) {
+            int c = Math.max(16, capacity);
+            time = new long[c];
+            thread = new int[c];
+            stack = new int[c];
+            state = new byte[c];
+            weight = new int[c];
+        }
 
         public void add(long timeNanos, int threadId, int stackId, byte stateOrdinal, int w) {
             int n = size;

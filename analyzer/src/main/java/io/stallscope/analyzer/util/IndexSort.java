@@ -21,23 +21,20 @@ public final class IndexSort {
         sortByKey(idx, k, idx.length);
     }
 
-    /** Runs in order that are merged as they are rather than insertion-sorted: five passes of merging at most. */
+    /** Runs in order that insertion sort gets little budget for: five passes of merging them at most. */
     private static final int FEW_RUNS = 32;
 
     /**
-     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. A few long runs already in
-     * order (a thread's samples from chunks whose times overlap) are merged as they are; nearly sorted data (a
-     * profiler's buffers flushed a little out of order) goes by insertion sort, which gives up for a merge of the
-     * runs it leaves once it has moved a few elements per element.
+     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. Nearly sorted data (a
+     * profiler's buffers flushed a little out of order) goes by insertion sort, in place, which gives up for a
+     * merge of the runs it leaves once it has moved a few elements per element. A few runs may be a few elements
+     * out of place or long runs interleaved (a thread's waits from chunks whose times overlap, merged in log2(runs)
+     * passes): insertion gets less budget then.
      */
     public static void sortByKey(int[] order, long[] key, int n) {
         int runs = runs(key, n);
         if (runs <= 1) return;
-        if (runs <= FEW_RUNS) {
-            mergeRuns(order, key, n, runs);
-            return;
-        }
-        long budget = 16L * n;
+        long budget = (runs <= FEW_RUNS ? 2L : 16L) * n;
         for (int i = 1; i < n; i++) {
             long k = key[i];
             if (key[i - 1] <= k) continue;
