@@ -53,7 +53,7 @@ public final class LockEvents extends AbstractList<LockEvent> {
 
     /** The class's index, added when new (looked up first: a lambda that captures this list cost an object an event). */
     private int classId(String cls) {
-        // A chunk's reader hands the same String for the same class, and a storm's events run on a few monitors.
+        // The constant pools hand out one String per class (they cache it), and a storm's events run on a few monitors.
         if (cls == lastClass) return lastClassId;
         Integer id = classIds.get(cls);
         if (id == null) {

@@ -183,7 +183,7 @@ public final class SampleBlock {
             }
             threadStart[threads] = at;
             long base = n == 0 ? 0 : first;
-            boolean isWide = n > 0 && (last - first) / 1000L > Integer.MAX_VALUE;
+            boolean isWide = n > 0 && spansWide(first, last);
             int[] micros = isWide ? null : new int[n];
             long[] wide = isWide ? new long[n] : null;
             int[] stacks = new int[n];
@@ -193,7 +193,7 @@ public final class SampleBlock {
             for (int i = 0; i < n; i++) {
                 int p = slot[thread[i]]++;
                 if (isWide) wide[p] = time[i];
-                else micros[p] = (int) ((time[i] - base) / 1000L);
+                else micros[p] = (int) encoded(time[i], base, false);
                 stacks[p] = stack[i];
                 states[p] = state[i];
                 weights[p] = (char) Math.min(weight[i], Character.MAX_VALUE);
@@ -228,9 +228,9 @@ public final class SampleBlock {
                 last = Math.max(last, blocks[r].time(end[r] - 1));
             }
         }
-        // As the builder encodes them: microseconds after the first sample, full nanoseconds past half an hour.
+        // Encoded as the builder encodes them, so that the order by encoded time is the one it gives.
         long base = n == 0 ? 0 : first;
-        boolean isWide = n > 0 && (last - first) / 1000L > Integer.MAX_VALUE;
+        boolean isWide = n > 0 && spansWide(first, last);
         for (int r = 0; r < runs; r++) {
             if (pos[r] < end[r]) head[r] = encoded(blocks[r].time(pos[r]), base, isWide);
         }
@@ -261,7 +261,12 @@ public final class SampleBlock {
                 n == 0 ? Long.MAX_VALUE : first, n == 0 ? Long.MIN_VALUE : last);
     }
 
-    /** A time as a block from {@code base} holds it. */
+    /** Whether a block from {@code first} to {@code last} holds full nanoseconds: past half an hour of int microseconds. */
+    private static boolean spansWide(long first, long last) {
+        return (last - first) / 1000L > Integer.MAX_VALUE;
+    }
+
+    /** A time as a block from {@code base} holds it: microseconds after the base, or full nanoseconds when wide. */
     private static long encoded(long t, long base, boolean wide) {
         return wide ? t : (t - base) / 1000L;
     }
@@ -296,7 +301,7 @@ public final class SampleBlock {
         }
         for (int i = 0; i < n; i++) {
             if (wide != null) wide[from + i] = key[i];
-            else micros[from + i] = (int) ((key[i] - base) / 1000L);
+            else micros[from + i] = (int) encoded(key[i], base, false);
         }
         System.arraycopy(s, 0, stack, from, n);
         System.arraycopy(st, 0, state, from, n);

@@ -393,18 +393,6 @@ final class ChunkReader {
         samples.add(start, thread, p.fStack >= 0 ? stackOf(stackKey) : 0, (byte) st.ordinal(), weight);
     }
 
-    private long lastClassKey = -1;
-    private String lastClassName;
-
-    /** The pool's class name, the last one kept: a storm's lock events name the same few classes in a row. */
-    private String className(long key) {
-        if (key != lastClassKey || lastClassName == null) {
-            lastClassName = pools.className(key);
-            lastClassKey = key;
-        }
-        return lastClassName;
-    }
-
     private void handle(Plan p) throws JfrFormatException {
         long start = p.fStart >= 0 ? nanos(p.vals[p.fStart]) : startNanos;
         switch (p.role) {
@@ -415,7 +403,7 @@ final class ChunkReader {
             case PARK: {
                 long dur = span(p, p.fDuration);
                 int owner = p.fOwner >= 0 ? thread(p, p.fOwner) : -1;
-                String cls = p.fClass >= 0 ? className(p.vals[p.fClass]) : null;
+                String cls = p.fClass >= 0 ? pools.className(p.vals[p.fClass]) : null;
                 long address = p.fAddress >= 0 ? p.vals[p.fAddress] : 0;
                 rec.locks.add(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
                         start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner);
