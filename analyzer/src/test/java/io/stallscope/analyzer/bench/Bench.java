@@ -22,12 +22,29 @@ import java.nio.file.Paths;
  * {@code report} (the whole CLI: read, analyse, text and JSON), {@code read} (our reader alone),
  * {@code jfrreader} (async-profiler's one.jfr.JfrReader over a mapped buffer, a reader per chunk, every event),
  * {@code recordingfile} (jdk.jfr.consumer.RecordingFile, every event). Prints wall time and peak heap.
+ * An optional third argument repeats the pass in the same JVM, printing each time: the first is the cold run that
+ * the comparisons use, the later ones what is left once the JIT has compiled and the heap is sized.
  */
 public final class Bench {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         Path file = Paths.get(args[1]);
-        long t0 = System.nanoTime();
+        int repeats = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        for (int run = 1; run <= repeats; run++) {
+            long t0 = System.nanoTime();
+            long events = pass(mode, file);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            long peak = 0;
+            for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
+            }
+            String label = repeats == 1 ? mode : mode + " run " + run;
+            System.out.printf("%s: %d ms, %d events, peak heap (sum of pool peaks) %d MB%n", label, ms, events, peak >> 20);
+        }
+    }
+
+    /** One pass of {@code mode} over {@code file}; the events it read (0 for report). */
+    private static long pass(String mode, Path file) throws Exception {
         long events = 0;
         switch (mode) {
             case "report" -> {
@@ -65,11 +82,6 @@ public final class Bench {
             }
             default -> throw new IllegalArgumentException(mode);
         }
-        long ms = (System.nanoTime() - t0) / 1_000_000;
-        long peak = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
-        }
-        System.out.printf("%s: %d ms, %d events, peak heap (sum of pool peaks) %d MB%n", mode, ms, events, peak >> 20);
+        return events;
     }
 }
