@@ -37,6 +37,30 @@ public final class SampleBlock {
         this.last = last;
     }
 
+    /**
+     * A block of {@code n} samples from {@code first} to {@code last}, its columns allocated (microseconds or, past
+     * half an hour, full nanoseconds) for {@link #set} to fill.
+     */
+    private static SampleBlock allocated(int n, long first, long last, int[] threadStart, int[] threadIds) {
+        boolean wide = n > 0 && (last - first) / 1000L > Integer.MAX_VALUE;
+        return new SampleBlock(n == 0 ? 0 : first, wide ? null : new int[n], wide ? new long[n] : null, new int[n],
+                new byte[n], new char[n], threadStart, threadIds, n == 0 ? Long.MAX_VALUE : first, n == 0 ? Long.MIN_VALUE : last);
+    }
+
+    /** A time as this block holds it: microseconds after its base, or full nanoseconds when wide. */
+    private long encode(long t) {
+        return wide != null ? t : (t - base) / 1000L;
+    }
+
+    /** Sample {@code p}, its time as {@link #encode} gives it. */
+    private void set(int p, long encodedTime, int stackId, byte st, char w) {
+        if (wide != null) wide[p] = encodedTime;
+        else micros[p] = (int) encodedTime;
+        stack[p] = stackId;
+        state[p] = st;
+        weight[p] = w;
+    }
+
     public int size() {
         return stack.length;
     }
@@ -182,24 +206,11 @@ public final class SampleBlock {
                 }
             }
             threadStart[threads] = at;
-            long base = n == 0 ? 0 : first;
-            boolean isWide = n > 0 && spansWide(first, last);
-            int[] micros = isWide ? null : new int[n];
-            long[] wide = isWide ? new long[n] : null;
-            int[] stacks = new int[n];
-            byte[] states = new byte[n];
-            char[] weights = new char[n];
+            SampleBlock b = allocated(n, first, last, threadStart, threadIds);
             // ...placed straight into the block's columns (reading in arrival order, writing by run)...
             for (int i = 0; i < n; i++) {
-                int p = slot[thread[i]]++;
-                if (isWide) wide[p] = time[i];
-                else micros[p] = (int) encoded(time[i], base, false);
-                stacks[p] = stack[i];
-                states[p] = state[i];
-                weights[p] = (char) Math.min(weight[i], Character.MAX_VALUE);
+                b.set(slot[thread[i]]++, b.encode(time[i]), stack[i], state[i], (char) Math.min(weight[i], Character.MAX_VALUE));
             }
-            SampleBlock b = new SampleBlock(base, micros, wide, stacks, states, weights, threadStart, threadIds,
-                    n == 0 ? Long.MAX_VALUE : first, n == 0 ? Long.MIN_VALUE : last);
             // ...then each run put in time order where it is not (a profiler flushes per-thread buffers a little out of order).
             for (int r = 0; r < threads; r++) b.sortRun(threadStart[r], threadStart[r + 1]);
             clear();
@@ -228,17 +239,11 @@ public final class SampleBlock {
                 last = Math.max(last, blocks[r].time(end[r] - 1));
             }
         }
+        SampleBlock out = allocated(n, first, last, new int[] {0, n}, new int[] {0});
         // Encoded as the builder encodes them, so that the order by encoded time is the one it gives.
-        long base = n == 0 ? 0 : first;
-        boolean isWide = n > 0 && spansWide(first, last);
         for (int r = 0; r < runs; r++) {
-            if (pos[r] < end[r]) head[r] = encoded(blocks[r].time(pos[r]), base, isWide);
+            if (pos[r] < end[r]) head[r] = out.encode(blocks[r].time(pos[r]));
         }
-        int[] micros = isWide ? null : new int[n];
-        long[] wide = isWide ? new long[n] : null;
-        int[] stacks = new int[n];
-        byte[] states = new byte[n];
-        char[] weights = new char[n];
         for (int k = 0; k < n; k++) {
             int m = -1;
             long t = 0;
@@ -250,25 +255,10 @@ public final class SampleBlock {
             }
             SampleBlock b = blocks[m];
             int p = pos[m]++;
-            if (isWide) wide[k] = t;
-            else micros[k] = (int) t;
-            stacks[k] = b.stack[p];
-            states[k] = b.state[p];
-            weights[k] = b.weight[p];
-            if (p + 1 < end[m]) head[m] = encoded(b.time(p + 1), base, isWide);
+            out.set(k, t, b.stack[p], b.state[p], b.weight[p]);
+            if (p + 1 < end[m]) head[m] = out.encode(b.time(p + 1));
         }
-        return new SampleBlock(base, micros, wide, stacks, states, weights, new int[] {0, n}, new int[] {0},
-                n == 0 ? Long.MAX_VALUE : first, n == 0 ? Long.MIN_VALUE : last);
-    }
-
-    /** Whether a block from {@code first} to {@code last} holds full nanoseconds: past half an hour of int microseconds. */
-    private static boolean spansWide(long first, long last) {
-        return (last - first) / 1000L > Integer.MAX_VALUE;
-    }
-
-    /** A time as a block from {@code base} holds it: microseconds after the base, or full nanoseconds when wide. */
-    private static long encoded(long t, long base, boolean wide) {
-        return wide ? t : (t - base) / 1000L;
+        return out;
     }
 
     /** Whether samples [from, to) are in time order. */
@@ -299,12 +289,6 @@ public final class SampleBlock {
             st[i] = state[o];
             w[i] = weight[o];
         }
-        for (int i = 0; i < n; i++) {
-            if (wide != null) wide[from + i] = key[i];
-            else micros[from + i] = (int) encoded(key[i], base, false);
-        }
-        System.arraycopy(s, 0, stack, from, n);
-        System.arraycopy(st, 0, state, from, n);
-        System.arraycopy(w, 0, weight, from, n);
+        for (int i = 0; i < n; i++) set(from + i, encode(key[i]), s[i], st[i], w[i]);
     }
 }
