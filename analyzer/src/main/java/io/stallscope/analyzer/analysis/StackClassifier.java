@@ -53,8 +53,11 @@ public final class StackClassifier {
     /**
      * The lock a sampled stack shows its thread waiting for, or null when a sample there is no evidence of a wait:
      * a profiler's own callback (async-profiler's LockTracer and UnsafeParkHook run after the lock was taken, and
-     * the wait they record is an event already), or a java.util.concurrent lock's fast path (a thread in
-     * tryAcquireShared without a park above it is taking an uncontended lock, not waiting for one).
+     * the wait they record is an event already), or a fast path: a thread in tryAcquireShared without a park above
+     * it is taking an uncontended java.util.concurrent lock, and one in the VM's ObjectSynchronizer::quick_enter a
+     * free monitor (it never blocks: a contended enter leaves it for ObjectMonitor::enter). A thread blocked on one of
+     * the VM's own mutexes (the compile queue's, entered from a counter overflow inside Lock.lock) is not waiting for
+     * the program's lock either.
      */
     public LockWaitSite inferableWait(int stackId) {
         if (stackId >= inferCache.length) inferCache = Arrays.copyOf(inferCache, Math.max(stackId + 1, stacks.size()));
@@ -74,6 +77,9 @@ public final class StackClassifier {
         for (int i = 0; i < f.length; i++) {
             String n = frames.name(f[i]);
             if (profilerFrame(n)) return NOT_WAITING;
+            if (i < wait.siteFrame() && (n.contains("ObjectSynchronizer::quick_enter") || n.startsWith("Mutex::lock"))) {
+                return NOT_WAITING;
+            }
             if (i < wait.siteFrame() && (n.startsWith("jdk.internal.misc.Unsafe.park") || n.startsWith("sun.misc.Unsafe.park")
                     || n.startsWith("java.util.concurrent.locks.LockSupport.park") || (!frames.isJava(f[i]) && isFutex(n)))) {
                 parked = true;

@@ -101,6 +101,22 @@ class StackClassifierTest {
                 "java.util.concurrent.locks.AbstractQueuedSynchronizer.acquireShared",
                 "java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock", "kafka.server.epoch.LeaderEpochFileCache.latestEntry"))
                 .isNotNull();
+        // the same lock method blocked on the VM's compile queue (a Kafka 3.9 handler, BrokerLockRecordingIT): no wait
+        assertThat(inferable("__lll_lock_wait", "pthread_mutex_lock@@GLIBC_2.2.5", "Mutex::lock_contended", "Mutex::lock",
+                "CompileBroker::compile_method_base", "CompilationPolicy::event", "Runtime1::counter_overflow",
+                "counter_overflow Runtime1 stub", "java.util.concurrent.locks.ReentrantReadWriteLock$ReadLock.lock",
+                "kafka.cluster.Partition.appendRecordsToLeader")).isNull();
+    }
+
+    @Test
+    void aMonitorsFastPathIsNoWait() {
+        // A Kafka 3.9 request handler's wall sample in C1 code taking a free log lock (BrokerLockRecordingIT's
+        // recording): the VM's quick enter, which never blocks
+        assertThat(inferable("ObjectSynchronizer::quick_enter", "SharedRuntime::monitor_enter_helper", "Runtime1::monitorenter",
+                "monitorenter Runtime1 stub", "kafka.log.UnifiedLog.append", "kafka.log.UnifiedLog.appendAsLeader")).isNull();
+        // the contended enter is a wait
+        assertThat(inferable("ObjectMonitor::enter", "ObjectSynchronizer::enter", "SharedRuntime::complete_monitor_locking_C",
+                "_complete_monitor_locking_Java", "kafka.log.UnifiedLog.append", "kafka.log.UnifiedLog.appendAsLeader")).isNotNull();
     }
 
     private int[] ids(String... names) {
