@@ -39,16 +39,26 @@ public final class LockEvents extends AbstractList<LockEvent> {
     }
 
     public void add(LockEvent.Kind k, long from, long to, int threadId, int stackId, String cls, long addr, int owner) {
+        add(k, from, to, threadId, stackId, cls == null ? -1 : classId(cls), addr, owner);
+    }
+
+    /** As above with the lock class as its index ({@link #classIndex}, -1 for none): what a reader that caches it adds. */
+    public void add(LockEvent.Kind k, long from, long to, int threadId, int stackId, int classIndex, long addr, int owner) {
         if (size == start.length) grow();
         kind[size] = (byte) k.ordinal();
         start[size] = from;
         end[size] = to;
         thread[size] = threadId;
         stack[size] = stackId;
-        lockClass[size] = cls == null ? -1 : classId(cls);
+        lockClass[size] = classIndex;
         address[size] = addr;
         previousOwner[size] = owner;
         size++;
+    }
+
+    /** The index of lock class {@code cls}, added when new. */
+    public int classIndex(String cls) {
+        return classId(cls);
     }
 
     /** The class's index, added when new (looked up first: a lambda that captures this list cost an object an event). */

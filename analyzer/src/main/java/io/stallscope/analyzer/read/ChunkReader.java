@@ -126,6 +126,7 @@ final class ChunkReader {
     private enum Role { SAMPLE, MONITOR, PARK, IO, SPAN, LOG_DIR, SETTING }
 
     private static final byte F_START = 1, F_THREAD = 2, F_STACK = 3, F_STATE = 4, F_SAMPLES = 5;
+    private static final byte F_DURATION = 6, F_CLASS = 7, F_ADDRESS = 8, F_OWNER = 9;
     private static final int THREAD_CACHE = 1024;
     /** Thread key to id, direct-mapped; key 0 is no thread, so a zero slot never matches. */
     private final long[] threadCacheKey = new long[THREAD_CACHE];
@@ -144,6 +145,8 @@ final class ChunkReader {
         final boolean allVarint;
         /** For a sample event whose fields are all varints: what each field is (see {@link #sampleFast}). */
         final byte[] sampleFields;
+        /** Likewise for a monitor or park event (see {@link #lockFast}). */
+        final byte[] lockFields;
         final long[] vals;
         final Object[] objs;
 
@@ -193,6 +196,18 @@ final class ChunkReader {
                 if (fSamples >= 0) sampleFields[fSamples] = F_SAMPLES;
             } else {
                 sampleFields = null;
+            }
+            if (v && (role == Role.MONITOR || role == Role.PARK)) {
+                lockFields = new byte[t.fields.length];
+                if (fStart >= 0) lockFields[fStart] = F_START;
+                if (fDuration >= 0) lockFields[fDuration] = F_DURATION;
+                if (fThread >= 0) lockFields[fThread] = F_THREAD;
+                if (fStack >= 0) lockFields[fStack] = F_STACK;
+                if (fClass >= 0) lockFields[fClass] = F_CLASS;
+                if (fAddress >= 0) lockFields[fAddress] = F_ADDRESS;
+                if (fOwner >= 0) lockFields[fOwner] = F_OWNER;
+            } else {
+                lockFields = null;
             }
             vals = new long[t.fields.length];
             objs = new Object[t.fields.length];
@@ -270,6 +285,8 @@ final class ChunkReader {
                 try {
                     if (p.sampleFields != null) {
                         sampleFast(c, p);
+                    } else if (p.lockFields != null) {
+                        lockFast(c, p);
                     } else {
                         decode(c, p);
                         if (p.role == Role.SAMPLE) sample(p);
@@ -335,8 +352,11 @@ final class ChunkReader {
     }
 
     private long span(Plan p, int field) {
-        if (field < 0) return 0;
-        long v = p.vals[field];
+        return field < 0 ? 0 : span(p, field, p.vals[field]);
+    }
+
+    /** Field {@code field}'s raw value {@code v} in nanoseconds. */
+    private long span(Plan p, int field, long v) {
         String unit = p.type.fields[field].timespanUnit;
         if (unit == null || unit.equals("TICKS")) return (long) (v * nanosPerTick);
         switch (unit) {
@@ -381,6 +401,58 @@ final class ChunkReader {
             }
         }
         addSample(p, ticks, threadKey, stackKey, stateKey, count);
+    }
+
+    /**
+     * A monitor or park event whose fields are all varints (every producer's): read straight into locals, the same
+     * as {@link #decode} then {@link #handle}. A lock-heavy recording is tens of millions of these; in {@link #handle}
+     * they shared a method with every rare event type, which C2 compiled five times at up to 0.4 s, once after each
+     * rare branch (a chunk's first stack, class or thread) was first taken.
+     */
+    private void lockFast(Cursor c, Plan p) throws JfrFormatException {
+        long ticks = 0;
+        long duration = 0;
+        long threadKey = 0;
+        long stackKey = 0;
+        long classKey = 0;
+        long address = 0;
+        long ownerKey = 0;
+        for (byte f : p.lockFields) {
+            long v = c.varlong();
+            switch (f) {
+                case F_START -> ticks = v;
+                case F_DURATION -> duration = v;
+                case F_THREAD -> threadKey = v;
+                case F_STACK -> stackKey = v;
+                case F_CLASS -> classKey = v;
+                case F_ADDRESS -> address = v;
+                case F_OWNER -> ownerKey = v;
+                default -> { }
+            }
+        }
+        long start = p.fStart >= 0 ? nanos(ticks) : startNanos;
+        long end = start + (p.fDuration >= 0 ? span(p, p.fDuration, duration) : 0);
+        // The owner first: threads are numbered as first seen, in the order handle() has always looked them up.
+        int owner = ownerKey == 0 ? -1 : threadOf(ownerKey);
+        rec.locks.add(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK, start, end,
+                threadKey == 0 ? -1 : threadOf(threadKey), p.fStack >= 0 ? stackOf(stackKey) : 0,
+                p.fClass >= 0 ? lockClass(classKey) : -1, address, owner);
+    }
+
+    private long lastClassKey = Long.MIN_VALUE;
+    private int lastClassIndex;
+
+    /** The recording's index of the lock class with pool key {@code key} (-1: not in the pool); a storm's events share a few. */
+    private int lockClass(long key) {
+        if (key == lastClassKey) return lastClassIndex;
+        return newLockClass(key);
+    }
+
+    private int newLockClass(long key) {
+        String cls = pools.className(key);
+        lastClassIndex = cls == null ? -1 : rec.locks.classIndex(cls);
+        lastClassKey = key;
+        return lastClassIndex;
     }
 
     /** One sample, from its fields' raw values (pool keys, ticks); those the event type lacks are ignored. */

@@ -67,6 +67,69 @@ class ContentionRecordingTest {
         return root;
     }
 
+    /**
+     * Every monitor-enter and park event, field by field, as the JDK's own parser reads it: the lock events are read
+     * by a path of their own (no generic decode), on every producer's layout.
+     */
+    @Test
+    void lockEventsAgreeWithTheJdkParser() throws Exception {
+        for (Path jfr : List.of(apMonitor, apReentrant, jdkMonitor, jdkReentrant, jfrsync)) {
+            Recording rec = new Recording();
+            JfrFileReader.read(jfr, rec, null);
+            List<long[]> ours = new ArrayList<>();
+            List<String> oursKeys = new ArrayList<>();
+            for (int i = 0; i < rec.locks.size(); i++) {
+                io.stallscope.analyzer.model.LockEvent e = rec.locks.get(i);
+                ours.add(new long[] {e.start(), e.end()});
+                oursKeys.add(e.kind() + " " + rec.threadName(e.thread()) + " " + e.lockClass() + " " + e.address() + " "
+                        + (e.previousOwner() < 0 ? "-" : rec.threadName(e.previousOwner())));
+            }
+            List<long[]> theirs = new ArrayList<>();
+            List<String> theirsKeys = new ArrayList<>();
+            try (jdk.jfr.consumer.RecordingFile rf = new jdk.jfr.consumer.RecordingFile(jfr)) {
+                while (rf.hasMoreEvents()) {
+                    jdk.jfr.consumer.RecordedEvent e = rf.readEvent();
+                    String type = e.getEventType().getName();
+                    boolean monitor = type.equals("jdk.JavaMonitorEnter");
+                    if (!monitor && !type.equals("jdk.ThreadPark")) continue;
+                    jdk.jfr.consumer.RecordedClass cls = e.getClass(monitor ? "monitorClass" : "parkedClass");
+                    jdk.jfr.consumer.RecordedThread owner = monitor && e.hasField("previousOwner") ? e.getThread("previousOwner") : null;
+                    theirs.add(new long[] {nanos(e.getStartTime()), nanos(e.getEndTime())});
+                    theirsKeys.add((monitor ? "MONITOR" : "PARK") + " " + name(e.getThread()) + " " + (cls == null ? null : cls.getName())
+                            + " " + (e.hasField("address") ? e.getLong("address") : 0) + " " + (owner == null ? "-" : name(owner)));
+                }
+            }
+            assertThat(ours).as(jfr.toString()).hasSameSizeAs(theirs).isNotEmpty();
+            List<Integer> a = inOrder(oursKeys, ours);
+            List<Integer> b = inOrder(theirsKeys, theirs);
+            for (int k = 0; k < a.size(); k++) {
+                int i = a.get(k);
+                int j = b.get(k);
+                String what = jfr + ": " + oursKeys.get(i) + " against " + theirsKeys.get(j);
+                assertThat(oursKeys.get(i)).as(what).isEqualTo(theirsKeys.get(j));
+                // The two parsers convert ticks to nanoseconds each its own way: a few nanoseconds apart at most.
+                assertThat(ours.get(i)[0]).as(what).isCloseTo(theirs.get(j)[0], org.assertj.core.data.Offset.offset(1_000L));
+                assertThat(ours.get(i)[1]).as(what).isCloseTo(theirs.get(j)[1], org.assertj.core.data.Offset.offset(1_000L));
+            }
+        }
+    }
+
+    private static String name(jdk.jfr.consumer.RecordedThread t) {
+        return t.getJavaName() != null && !t.getJavaName().isEmpty() ? t.getJavaName() : t.getOSName();
+    }
+
+    private static long nanos(java.time.Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    /** The events' indexes by key, then start time: one order for both parsers. */
+    private static List<Integer> inOrder(List<String> keys, List<long[]> times) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) order.add(i);
+        order.sort(java.util.Comparator.comparing((Integer i) -> keys.get(i)).thenComparingLong(i -> times.get(i)[0]));
+        return order;
+    }
+
     @Test
     void asyncProfilerMonitorNamesTheHolderBlockedInFileIo() throws Exception {
         JsonNode root = cliJson(apMonitor);
