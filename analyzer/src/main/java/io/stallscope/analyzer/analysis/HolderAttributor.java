@@ -103,8 +103,11 @@ public final class HolderAttributor {
         long waitStart = w.start;
         long waitEnd = w.end;
         int firstPart = site.lastStartingBy(to);
-        long earliest = from - site.longestPart;
-        for (int pi = firstPart; pi >= 0 && site.parts[pi].first >= earliest; pi--) {
+        // The parts that may reach into the window, walked back to the first starting by its earliest reach. Bounded
+        // by an index found beforehand, so the loop always ends on one compare: ending it on "no part left" in one
+        // window and on "part too early" in the next made C2 throw the compiled method away, seven times a report.
+        int lowest = site.lastStartingBy(from - site.longestPart - 1) + 1;
+        for (int pi = firstPart; pi >= lowest; pi--) {
             SiteIndex.Part part = site.parts[pi];
             if (part.last < from) continue;
             long[] times = part.time;
@@ -139,7 +142,7 @@ public final class HolderAttributor {
         int distinct = 0;
         long[] opWeight = this.opWeight;
         Arrays.fill(opWeight, 0);
-        for (int pi = firstPart; pi >= 0 && site.parts[pi].first >= earliest; pi--) {
+        for (int pi = firstPart; pi >= lowest; pi--) {
             SiteIndex.Part part = site.parts[pi];
             if (part.last < from) continue;
             int end = part.slotStart[part.slot(to) + 1];
