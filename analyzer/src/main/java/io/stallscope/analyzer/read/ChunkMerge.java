@@ -20,19 +20,10 @@ final class ChunkMerge {
 
     static void merge(Recording chunk, SampleBlock samples, SourceFile chunkFile, boolean intervalFromWall, Recording rec,
                       SourceFile file) {
-        int[] threads = new int[chunk.threads.size()];
-        for (ThreadInfo t : chunk.threads) threads[t.id()] = rec.thread(file.index, t.name(), t.javaId(), t.osId());
-        int[] frames = new int[chunk.frames.size()];
-        for (int i = 0; i < frames.length; i++) {
-            frames[i] = rec.frames.intern(chunk.frames.name(i), chunk.frames.line(i), chunk.frames.isJava(i));
-        }
-        int[] stacks = new int[chunk.stacks.size()];
-        for (int i = 1; i < stacks.length; i++) {
-            int[] f = chunk.stacks.frames(i);
-            int[] g = new int[f.length];
-            for (int k = 0; k < f.length; k++) g[k] = frames[f[k]];
-            stacks[i] = rec.stacks.intern(g);
-        }
+        // One method per loop: as one, each hot loop's on-stack compile took in all that followed it, and C2 spent
+        // over a second on this method when a chunk holds a thousand threads and their stacks.
+        int[] threads = threads(chunk, rec, file);
+        int[] stacks = stacks(chunk, frames(chunk, rec), rec);
         samples.remap(threads, stacks);
         rec.samples.add(samples);
         rec.locks.addAll(chunk.locks, threads, stacks);
@@ -56,6 +47,34 @@ final class ChunkMerge {
         if (chunkFile.sampleIntervalNanos > 0 && (file.sampleIntervalNanos == 0 || intervalFromWall)) {
             file.sampleIntervalNanos = chunkFile.sampleIntervalNanos;
         }
+    }
+
+    /** The recording's id of each of the chunk's threads. */
+    private static int[] threads(Recording chunk, Recording rec, SourceFile file) {
+        int[] threads = new int[chunk.threads.size()];
+        for (ThreadInfo t : chunk.threads) threads[t.id()] = rec.thread(file.index, t.name(), t.javaId(), t.osId());
+        return threads;
+    }
+
+    /** The recording's id of each of the chunk's frames. */
+    private static int[] frames(Recording chunk, Recording rec) {
+        int[] frames = new int[chunk.frames.size()];
+        for (int i = 0; i < frames.length; i++) {
+            frames[i] = rec.frames.intern(chunk.frames.name(i), chunk.frames.line(i), chunk.frames.isJava(i));
+        }
+        return frames;
+    }
+
+    /** The recording's id of each of the chunk's stacks, their frames mapped through {@code frames}. */
+    private static int[] stacks(Recording chunk, int[] frames, Recording rec) {
+        int[] stacks = new int[chunk.stacks.size()];
+        for (int i = 1; i < stacks.length; i++) {
+            int[] f = chunk.stacks.frames(i);
+            int[] g = new int[f.length];
+            for (int k = 0; k < f.length; k++) g[k] = frames[f[k]];
+            stacks[i] = rec.stacks.intern(g);
+        }
+        return stacks;
     }
 
     private static int thread(int[] threads, int id) {

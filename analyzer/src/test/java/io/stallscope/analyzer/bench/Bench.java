@@ -19,7 +19,8 @@ import java.nio.file.Paths;
 
 /**
  * Benchmark passes over one recording, one per JVM so they do not share warm-up or heap:
- * {@code report} (the whole CLI: read, analyse, text and JSON), {@code read} (our reader alone),
+ * {@code report} (the whole CLI: read, analyse, text and JSON), {@code read} (our reader alone, as report reads:
+ * chunks decoded on two threads, merged, and dropped a window at a time),
  * {@code jfrreader} (async-profiler's one.jfr.JfrReader over a mapped buffer, a reader per chunk, every event),
  * {@code recordingfile} (jdk.jfr.consumer.RecordingFile, every event). Prints wall time and peak heap.
  * An optional third argument repeats the pass in the same JVM, printing each time: the first is the cold run that
@@ -43,6 +44,9 @@ public final class Bench {
         }
     }
 
+    /** Samples and lock events {@code read} holds at most, as report's windows (StreamingAnalysis.WINDOW_EVENTS). */
+    private static final long READ_WINDOW = 1L << 21;
+
     /** One pass of {@code mode} over {@code file}; the events it read (0 for report). */
     private static long pass(String mode, Path file) throws Exception {
         long events = 0;
@@ -53,8 +57,15 @@ public final class Bench {
                 if (code != 0) throw new IllegalStateException("report exit " + code);
             }
             case "read" -> {
+                // As report reads: chunks on the reader threads, merged in order, and dropped a window at a time
+                // (holding them all took 1.8 GB and more system time for page faults than decoding them).
                 Recording rec = new Recording();
-                JfrFileReader.read(file, rec, null);
+                JfrFileReader.read(file, rec, null, coming -> {
+                    if (rec.samples.size() + (long) rec.locks.size() + coming > READ_WINDOW) {
+                        rec.samples.clear();
+                        rec.locks.clear();
+                    }
+                });
                 events = rec.files.get(0).eventCounts.values().stream().mapToLong(Long::longValue).sum();
             }
             case "jfrreader" -> {
