@@ -187,31 +187,26 @@ final class ChunkReader {
                 if (f.array || !(f.constantPool || f.type.kind == JfrType.Kind.VARINT)) v = false;
             }
             allVarint = v;
-            if (v && role == Role.SAMPLE) {
-                sampleFields = new byte[t.fields.length];
-                if (fStart >= 0) sampleFields[fStart] = F_START;
-                if (fThread >= 0) sampleFields[fThread] = F_THREAD;
-                if (fStack >= 0) sampleFields[fStack] = F_STACK;
-                if (fState >= 0) sampleFields[fState] = F_STATE;
-                if (fSamples >= 0) sampleFields[fSamples] = F_SAMPLES;
-            } else {
-                sampleFields = null;
-            }
-            if (v && (role == Role.MONITOR || role == Role.PARK)) {
-                lockFields = new byte[t.fields.length];
-                if (fStart >= 0) lockFields[fStart] = F_START;
-                if (fDuration >= 0) lockFields[fDuration] = F_DURATION;
-                if (fThread >= 0) lockFields[fThread] = F_THREAD;
-                if (fStack >= 0) lockFields[fStack] = F_STACK;
-                if (fClass >= 0) lockFields[fClass] = F_CLASS;
-                if (fAddress >= 0) lockFields[fAddress] = F_ADDRESS;
-                if (fOwner >= 0) lockFields[fOwner] = F_OWNER;
-            } else {
-                lockFields = null;
-            }
+            int n = t.fields.length;
+            sampleFields = v && role == Role.SAMPLE
+                    ? codes(n, fStart, F_START, fThread, F_THREAD, fStack, F_STACK, fState, F_STATE, fSamples, F_SAMPLES)
+                    : null;
+            lockFields = v && (role == Role.MONITOR || role == Role.PARK)
+                    ? codes(n, fStart, F_START, fDuration, F_DURATION, fThread, F_THREAD, fStack, F_STACK, fClass, F_CLASS,
+                            fAddress, F_ADDRESS, fOwner, F_OWNER)
+                    : null;
             vals = new long[t.fields.length];
             objs = new Object[t.fields.length];
         }
+    }
+
+    /** What each of {@code n} fields is, from (field index, code) pairs; a field the type lacks (-1) is skipped. */
+    private static byte[] codes(int n, int... fieldAndCode) {
+        byte[] codes = new byte[n];
+        for (int i = 0; i < fieldAndCode.length; i += 2) {
+            if (fieldAndCode[i] >= 0) codes[fieldAndCode[i]] = (byte) fieldAndCode[i + 1];
+        }
+        return codes;
     }
 
     private Plan planFor(JfrType t) {
