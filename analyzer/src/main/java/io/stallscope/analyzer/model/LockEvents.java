@@ -42,7 +42,7 @@ public final class LockEvents extends AbstractList<LockEvent> {
         add(k, from, to, threadId, stackId, cls == null ? -1 : classId(cls), addr, owner);
     }
 
-    /** As above with the lock class as its index ({@link #classIndex}, -1 for none): what a reader that caches it adds. */
+    /** As above with the lock class as its index ({@link #classId}, -1 for none): what a reader that caches it adds. */
     public void add(LockEvent.Kind k, long from, long to, int threadId, int stackId, int classIndex, long addr, int owner) {
         if (size == start.length) grow();
         kind[size] = (byte) k.ordinal();
@@ -56,13 +56,8 @@ public final class LockEvents extends AbstractList<LockEvent> {
         size++;
     }
 
-    /** The index of lock class {@code cls}, added when new. */
-    public int classIndex(String cls) {
-        return classId(cls);
-    }
-
     /** The class's index, added when new (looked up first: a lambda that captures this list cost an object an event). */
-    private int classId(String cls) {
+    public int classId(String cls) {
         // The constant pools hand out one String per class (they cache it), and a storm's events run on a few monitors.
         if (cls == lastClass) return lastClassId;
         Integer id = classIds.get(cls);

@@ -399,10 +399,10 @@ final class ChunkReader {
     }
 
     /**
-     * A monitor or park event whose fields are all varints (every producer's): read straight into locals, the same
-     * as {@link #decode} then {@link #handle}. A lock-heavy recording is tens of millions of these; in {@link #handle}
-     * they shared a method with every rare event type, which C2 compiled five times at up to 0.4 s, once after each
-     * rare branch (a chunk's first stack, class or thread) was first taken.
+     * A monitor or park event whose fields are all varints (every producer's): read straight into locals, then
+     * {@link #addLock} as {@link #handle} does after {@link #decode}. A lock-heavy recording is tens of millions of
+     * these; in {@link #handle} they shared a method with every rare event type, which C2 compiled five times at up
+     * to 0.4 s, once after each rare branch (a chunk's first stack, class or thread) was first taken.
      */
     private void lockFast(Cursor c, Plan p) throws JfrFormatException {
         long ticks = 0;
@@ -425,6 +425,11 @@ final class ChunkReader {
                 default -> { }
             }
         }
+        addLock(p, ticks, duration, threadKey, stackKey, classKey, address, ownerKey);
+    }
+
+    /** One lock event, from its fields' raw values (pool keys, ticks); those the event type lacks are ignored. */
+    private void addLock(Plan p, long ticks, long duration, long threadKey, long stackKey, long classKey, long address, long ownerKey) {
         long start = p.fStart >= 0 ? nanos(ticks) : startNanos;
         long end = start + (p.fDuration >= 0 ? span(p, p.fDuration, duration) : 0);
         // The owner first: threads are numbered as first seen, in the order handle() has always looked them up.
@@ -445,7 +450,7 @@ final class ChunkReader {
 
     private int newLockClass(long key) {
         String cls = pools.className(key);
-        lastClassIndex = cls == null ? -1 : rec.locks.classIndex(cls);
+        lastClassIndex = cls == null ? -1 : rec.locks.classId(cls);
         lastClassKey = key;
         return lastClassIndex;
     }
@@ -468,12 +473,10 @@ final class ChunkReader {
                 return;
             case MONITOR:
             case PARK: {
-                long dur = span(p, p.fDuration);
-                int owner = p.fOwner >= 0 ? thread(p, p.fOwner) : -1;
-                String cls = p.fClass >= 0 ? pools.className(p.vals[p.fClass]) : null;
-                long address = p.fAddress >= 0 ? p.vals[p.fAddress] : 0;
-                rec.locks.add(p.role == Role.MONITOR ? LockEvent.Kind.MONITOR : LockEvent.Kind.PARK,
-                        start, start + dur, thread(p, p.fThread), stack(p), cls, address, owner);
+                long[] v = p.vals;
+                addLock(p, p.fStart >= 0 ? v[p.fStart] : 0, p.fDuration >= 0 ? v[p.fDuration] : 0, p.fThread >= 0 ? v[p.fThread] : 0,
+                        p.fStack >= 0 ? v[p.fStack] : 0, p.fClass >= 0 ? v[p.fClass] : 0, p.fAddress >= 0 ? v[p.fAddress] : 0,
+                        p.fOwner >= 0 ? v[p.fOwner] : 0);
                 return;
             }
             case IO: {

@@ -10,6 +10,7 @@ import io.stallscope.analyzer.analysis.view.ReportViews;
 import io.stallscope.analyzer.render.HtmlReport;
 import io.stallscope.analyzer.render.JsonReport;
 import io.stallscope.analyzer.render.TextReport;
+import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.SourceFile;
@@ -23,6 +24,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -129,6 +132,28 @@ class LayoutTest {
         Recording rec = read(write("extra.jfr", j.chunk()));
         assertThat(rec.samples.size()).isEqualTo(50);
         assertThat(rec.files.get(0).eventCounts).containsEntry("jdk.ExecutionSample", 50L);
+    }
+
+    @Test
+    void aMonitorEventWithAFieldBeyondVarintsReadsAsTheUsualOne() throws IOException {
+        List<LockEvent> read = new ArrayList<>();
+        for (boolean note : new boolean[] {false, true}) {
+            TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+            j.monitorNote = note;
+            j.thread(1, "data-plane-kafka-request-handler-1");
+            j.thread(2, "data-plane-kafka-request-handler-2");
+            j.monitorEnter(5_000_000L, 40_000_000L, 2, j.stack("append", "handle"), 1, 0xbeef0);
+            Recording rec = read(write("note-" + note + ".jfr", j.chunk()));
+            assertThat(rec.locks).hasSize(1);
+            LockEvent e = rec.locks.get(0);
+            assertThat(rec.threadName(e.thread())).isEqualTo("data-plane-kafka-request-handler-2");
+            assertThat(rec.threadName(e.previousOwner())).isEqualTo("data-plane-kafka-request-handler-1");
+            read.add(e);
+        }
+        // The generic decode (a string field) and the all-varint path give the same event.
+        assertThat(read.get(1)).isEqualTo(read.get(0));
+        assertThat(read.get(0).end() - read.get(0).start()).isEqualTo(40_000_000L);
+        assertThat(read.get(0).address()).isEqualTo(0xbeef0L);
     }
 
     @Test

@@ -29,6 +29,8 @@ final class TinyJfr {
     boolean extraField;
     /** Declares a field whose type the metadata does not define. */
     boolean unknownFieldType;
+    /** Monitor-enter events get a trailing string field, as a producer may add: not all varints, so the generic path reads them. */
+    boolean monitorNote;
 
     TinyJfr(long startNanos, long startTicks, long ticksPerSecond) {
         this.startNanos = startNanos;
@@ -66,6 +68,7 @@ final class TinyJfr {
         Buf b = new Buf();
         b.varlong(MONITOR).varlong(ticks(atNanos)).varlong(durationNanos * ticksPerSecond / 1_000_000_000L)
                 .varlong(thread).varlong(stack).varlong(1).varlong(previousOwner).varlong(address);
+        if (monitorNote) b.string("note");
         event(b);
     }
 
@@ -181,12 +184,14 @@ final class TinyJfr {
         if (extraField) exec.child(field("contextId", LONG, false, false));
         if (unknownFieldType) exec.child(field("mystery", 999, false, false));
         meta.child(exec);
-        meta.child(type(MONITOR, "jdk.JavaMonitorEnter").attr("superType", "jdk.jfr.Event")
+        Element monitor = type(MONITOR, "jdk.JavaMonitorEnter").attr("superType", "jdk.jfr.Event")
                 .child(field("startTime", LONG, false, false)).child(field("duration", LONG, false, false)
                         .child(annotation(TIMESPAN, "TICKS")))
                 .child(field("eventThread", THREAD, true, false)).child(field("stackTrace", STACK, true, false))
                 .child(field("monitorClass", CLASS, true, false)).child(field("previousOwner", THREAD, true, false))
-                .child(field("address", LONG, false, false)));
+                .child(field("address", LONG, false, false));
+        if (monitorNote) monitor.child(field("note", STRING, false, false));
+        meta.child(monitor);
         meta.child(opEvent(APPEND, "stallscope.RecordsAppend"));
         meta.child(opEvent(FLUSH, "stallscope.SegmentFlush"));
         root.collect(strings);
