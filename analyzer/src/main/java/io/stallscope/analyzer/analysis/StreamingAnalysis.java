@@ -28,7 +28,7 @@ public final class StreamingAnalysis {
      * heap while analysed. A power of two, the capacity the lock-event columns double to: a window of 3 M events
      * let them grow to 4 M, and kept 300 MB live under -Xmx512m, a full collection every window.
      */
-    static final long WINDOW_EVENTS = Long.getLong("stallscope.window.events", 1L << 21);
+    public static final long WINDOW_EVENTS = Long.getLong("stallscope.window.events", 1L << 21);
     /** Samples kept over all windows, for evidence and the timeline. */
     static final int KEPT_SAMPLES = Integer.getInteger("stallscope.kept.samples", 2_000_000);
     /** Longest waits kept as examples once the recording is analysed in windows (the HTML shows 60 k at most). */

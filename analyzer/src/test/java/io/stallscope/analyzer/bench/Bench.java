@@ -1,5 +1,6 @@
 package io.stallscope.analyzer.bench;
 
+import io.stallscope.analyzer.analysis.StreamingAnalysis;
 import io.stallscope.analyzer.cli.Main;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.read.JfrFileReader;
@@ -44,9 +45,6 @@ public final class Bench {
         }
     }
 
-    /** Samples and lock events {@code read} holds at most, as report's windows (StreamingAnalysis.WINDOW_EVENTS). */
-    private static final long READ_WINDOW = 1L << 21;
-
     /** One pass of {@code mode} over {@code file}; the events it read (0 for report). */
     private static long pass(String mode, Path file) throws Exception {
         long events = 0;
@@ -61,7 +59,7 @@ public final class Bench {
                 // (holding them all took 1.8 GB and more system time for page faults than decoding them).
                 Recording rec = new Recording();
                 JfrFileReader.read(file, rec, null, coming -> {
-                    if (rec.samples.size() + (long) rec.locks.size() + coming > READ_WINDOW) {
+                    if (rec.samples.size() + (long) rec.locks.size() + coming > StreamingAnalysis.WINDOW_EVENTS) {
                         rec.samples.clear();
                         rec.locks.clear();
                     }
