@@ -1,5 +1,6 @@
 package io.stallscope.it.agent;
 
+import io.stallscope.it.bench.LoadAverage;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
@@ -64,7 +65,7 @@ class ScrapeBenchIT {
         Files.createDirectories(dir);
         Path out = dir.resolve("scrape.md");
         Files.writeString(out, "Scrape cost (" + Instant.now() + ", Kafka " + VERSION + ", " + PARTITIONS + " partitions, load "
-            + loadAverage() + ")\n\n| arm | agent options | series fresh | series after traffic | bytes after traffic"
+            + LoadAverage.now() + ")\n\n| arm | agent options | series fresh | series after traffic | bytes after traffic"
             + " | scrape ms median | p90 | max |\n|---|---|---|---|---|---|---|---|\n");
         for (String arm : ARMS) {
             String options = options(arm);
@@ -73,7 +74,7 @@ class ScrapeBenchIT {
                 r.seriesFresh, r.seriesAfter, r.bytesAfter, r.millis[r.millis.length / 2],
                 r.millis[(int) Math.ceil(r.millis.length * 0.9) - 1], r.millis[r.millis.length - 1]), StandardOpenOption.APPEND);
         }
-        Files.writeString(out, "\nload at end " + loadAverage() + "\n", StandardOpenOption.APPEND);
+        Files.writeString(out, "\nload at end " + LoadAverage.now() + "\n", StandardOpenOption.APPEND);
         System.out.println(Files.readString(out));
     }
 
@@ -184,9 +185,5 @@ class ScrapeBenchIT {
     /** Samples in the scrape: every line that is not a comment. */
     static int series(String scrape) {
         return (int) scrape.lines().filter(l -> !l.isEmpty() && !l.startsWith("#")).count();
-    }
-
-    private static String loadAverage() throws Exception {
-        return Files.readString(Path.of("/proc/loadavg")).trim();
     }
 }

@@ -1,6 +1,7 @@
 package io.stallscope.it.capture;
 
 import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.agent.Polling;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.PrometheusScrape;
@@ -45,12 +46,9 @@ final class CaptureBroker {
     /** Arms the one-shot stall and waits until a write took it; returns when that write's delay ends. */
     long stallOnce() throws Exception {
         disk.armWrite();
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!disk.writeTaken()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("no write to " + TOPIC + "-0 took the armed stall in 30 s");
-            }
-            Thread.sleep(2);
+        // Probed every 2 ms: the caller times what follows from the moment the write took the stall.
+        if (!Polling.until(Duration.ofSeconds(30), Duration.ofMillis(2), disk::writeTaken, taken -> taken)) {
+            throw new IllegalStateException("no write to " + TOPIC + "-0 took the armed stall in 30 s");
         }
         return System.nanoTime() + STALL.toNanos();
     }

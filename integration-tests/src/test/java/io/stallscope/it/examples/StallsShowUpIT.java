@@ -1,6 +1,7 @@
 package io.stallscope.it.examples;
 
 import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.agent.Polling;
 import io.stallscope.it.broker.PrometheusScrape;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.stallscope.it.broker.BrokerSpec;
@@ -173,11 +174,7 @@ class StallsShowUpIT {
             int taken = 0;
             for (int i = 0; i < BLOCKED_WRITES; i++) {
                 disk.armWrite();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (!disk.writeTaken() && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
-                taken += disk.writeTaken() ? 1 : 0;
+                taken += Polling.until(Duration.ofSeconds(20), Duration.ofMillis(20), disk::writeTaken, t -> t) ? 1 : 0;
                 Thread.sleep(200);
             }
             for (Future<Long> f : acked) {

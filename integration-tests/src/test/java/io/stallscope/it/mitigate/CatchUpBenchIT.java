@@ -1,6 +1,7 @@
 package io.stallscope.it.mitigate;
 
 import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.bench.LoadAverage;
 
 import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
@@ -127,7 +128,7 @@ class CatchUpBenchIT {
         Path diag = dir.resolve(name + "-diagnostics.md");
         String damonAtStart = Damon.describe();
         Files.writeString(out, "disk: " + (real == null ? "shim (LD_PRELOAD): the backlog's cold reads as a 7200 rpm disk"
-            + " (8 ms per cold extent, 125 MB/s), readahead off" : real.describe()) + "\n\n" + "uptime at start: " + Uptime.now() + "; " + damonAtStart + "; catch-up consumer: "
+            + " (8 ms per cold extent, 125 MB/s), readahead off" : real.describe()) + "\n\n" + "load average at start: " + LoadAverage.now() + "; " + damonAtStart + "; catch-up consumer: "
             + (CONSUMER_PROCESS ? "own JVM at nice " + NICE : "in the test JVM") + "; " + ROUNDS + " rounds, settle "
             + SETTLE_SECONDS + " s, before " + BEFORE_SECONDS + " s"
             + (PREFETCH_OPTIONS.isEmpty() ? "" : "; prefetch options " + PREFETCH_OPTIONS) + "\n\n"
@@ -186,7 +187,7 @@ class CatchUpBenchIT {
                 median(rs, r -> r.produce().get("TotalTimeMs")[3].meanSince(r.produce().get("TotalTimeMs")[2])),
                 pooledBefore, pooledDuring, pooledDuring / pooledBefore));
         }
-        medians.append("\nuptime at end: ").append(Uptime.now()).append("; ").append(Damon.describe())
+        medians.append("\nload average at end: ").append(LoadAverage.now()).append("; ").append(Damon.describe())
             .append(real == null ? "" : "; disk at the end: " + real.describe()).append('\n');
         append(out, medians.toString());
         System.out.println(Files.readString(out) + "\n" + Files.readString(diag));

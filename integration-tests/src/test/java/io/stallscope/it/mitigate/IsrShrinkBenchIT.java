@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.bench.LoadAverage;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
@@ -66,7 +67,7 @@ class IsrShrinkBenchIT {
         Files.createDirectories(dir);
         Path out = dir.resolve("isr-shrink.md");
         Files.writeString(out, "ISR shrink during a cold catch-up (" + java.time.Instant.now() + ", load "
-            + Files.readString(Path.of("/proc/loadavg")).trim() + "): Kafka " + VERSION + ", " + ROUNDS + " rounds of " + ARMS
+            + LoadAverage.now() + "): Kafka " + VERSION + ", " + ROUNDS + " rounds of " + ARMS
             + "\n\n| round | arm | p99.9 before ms | p99.9 during ms | during/before | p99.9 10 s from the kill ms"
             + " | ISR shrunk s after the kill | shrink during the catch-up | catch-up s | fetches warmed | timed out |\n"
             + "|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -85,7 +86,7 @@ class IsrShrinkBenchIT {
         for (String arm : ARMS) {
             medians.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f |%n", arm, median(rows, arm, 1), median(rows, arm, 2)));
         }
-        medians.append("\nload at end ").append(Files.readString(Path.of("/proc/loadavg")).trim()).append('\n');
+        medians.append("\nload at end ").append(LoadAverage.now()).append('\n');
         Files.writeString(out, medians, StandardOpenOption.APPEND);
         System.out.println(Files.readString(out));
     }

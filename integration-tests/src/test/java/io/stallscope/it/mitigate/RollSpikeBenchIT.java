@@ -1,5 +1,6 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.bench.LoadAverage;
 import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.KafkaBroker;
@@ -86,7 +87,7 @@ class RollSpikeBenchIT {
             + " delayed 50 ms on the arms with a delay" : "real " + REAL_FS.kernelName() + " on a loop device, "
             + BenchDisk.WRITE_IOPS + " write IOPS (cgroup I/O controller) on the arms with a delay, no limit on the others;"
             + " each run's disk below") + "\n\n"
-            + "uptime at start: " + Uptime.now() + "; arms " + ARMS.stream().map(a -> a.label).toList()
+            + "load average at start: " + LoadAverage.now() + "; arms " + ARMS.stream().map(a -> a.label).toList()
             + ", " + RATE + " records/s, warm-up " + WARM_UP.toSeconds() + " s, measured " + MEASURED.toSeconds() + " s; broker JVM options "
             + (BROKER_JVM.isEmpty() ? "(harness default: G1, MaxGCPauseMillis=20)" : BROKER_JVM) + ", 512 MiB heap;"
             + " test JVM " + System.getProperty("java.vm.version") + ", collector " + RollSpikeGcPauses.thisJvmCollector()
@@ -140,7 +141,7 @@ class RollSpikeBenchIT {
             rs.stream().mapToInt(r -> r.slow().withTestJvmStop()).sum(), rs.stream().mapToInt(r -> r.slow().neither()).sum())));
         medians.append(startup);
         medians.append(disks);
-        medians.append("\nuptime at end: ").append(Uptime.now()).append('\n');
+        medians.append("\nload average at end: ").append(LoadAverage.now()).append('\n');
         Files.writeString(out, medians, StandardOpenOption.APPEND);
         System.out.println(Files.readString(out));
     }
@@ -161,7 +162,7 @@ class RollSpikeBenchIT {
         // on a real disk the shim only logs the fsyncs (no delay): the kernel's throttle makes them slow
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("/" + TOPIC + "-0/",
             REAL_FS == null ? arm.fsyncDelay : Duration.ZERO);
-        String load = Uptime.now().split(" ")[2];
+        String load = LoadAverage.oneMinute();
         MitigatedBroker mb = broker(version, arm, disk);
         Path gcLog = tmp.resolve("gc.log");
         BrokerSpec.Builder spec = mb.spec.toBuilder().jvmArgs(BROKER_JVM).jvmArg(RollSpikeGcPauses.jvmArg(gcLog));

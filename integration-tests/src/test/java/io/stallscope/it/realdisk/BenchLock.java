@@ -1,10 +1,11 @@
 package io.stallscope.it.realdisk;
 
+import io.stallscope.it.bench.LoadAverage;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -60,24 +61,14 @@ final class BenchLock {
         }
         long taken = System.nanoTime();
         System.out.printf(Locale.ROOT, "lock %s %s for %s after %.0f s of waiting, load average %s%n", mode, file, what,
-            (taken - t0) / 1e9, loadAverage());
+            (taken - t0) / 1e9, LoadAverage.now());
         return () -> {
             holder.getOutputStream().close(); // cat sees the end of its input and exits: flock releases the lock
             if (!holder.waitFor(30, TimeUnit.SECONDS)) {
                 holder.destroyForcibly();
             }
             System.out.printf(Locale.ROOT, "lock %s released after %.0f s (%s), load average %s%n", mode,
-                (System.nanoTime() - taken) / 1e9, what, loadAverage());
+                (System.nanoTime() - taken) / 1e9, what, LoadAverage.now());
         };
-    }
-
-    /** The 1, 5 and 15 minute load averages: what else the machine ran while the lock was held. */
-    private static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException e) {
-            return "unknown";
-        }
     }
 }

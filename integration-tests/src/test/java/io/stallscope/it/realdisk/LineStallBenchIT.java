@@ -1,5 +1,6 @@
 package io.stallscope.it.realdisk;
 
+import io.stallscope.it.bench.LoadAverage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -33,7 +34,7 @@ class LineStallBenchIT {
         Path dir = Path.of(System.getProperty("stallscope.it.target", "target"), "bench").toAbsolutePath();
         Files.createDirectories(dir);
         Path out = dir.resolve("line.md");
-        Files.writeString(out, "LINE's scenario (" + Instant.now() + ", load " + loadAverage() + "): " + ROUNDS + " rounds of "
+        Files.writeString(out, "LINE's scenario (" + Instant.now() + ", load " + LoadAverage.now() + "): " + ROUNDS + " rounds of "
             + ARMS + "\n\n| round | arm | disk | p99.9 before ms | p99.9 during ms | during/before | handler writes >= 20 ms"
             + " before / during | max ms | agent records_append p99.9 on request handlers ms | network transfer_to p99 ms"
             + " | catch-up s |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -57,7 +58,7 @@ class LineStallBenchIT {
                 spread(rs, r -> r.slowWritesDuring().size(), "%.0f"), median(rs, r -> SlowFileWrites.maxMs(r.slowWritesDuring())),
                 median(rs, LineScenario.Result::appendP999Handlers)));
         }
-        medians.append("\nload at end ").append(loadAverage()).append('\n');
+        medians.append("\nload at end ").append(LoadAverage.now()).append('\n');
         Files.writeString(out, medians, StandardOpenOption.APPEND);
         System.out.println(Files.readString(out));
     }
@@ -99,9 +100,5 @@ class LineStallBenchIT {
     private static String spread(List<LineScenario.Result> rs, ToDoubleFunction<LineScenario.Result> f, String fmt) {
         double[] v = rs.stream().mapToDouble(f).sorted().toArray();
         return String.format(Locale.ROOT, fmt + " (" + fmt + "-" + fmt + ")", median(rs, f), v[0], v[v.length - 1]);
-    }
-
-    private static String loadAverage() throws Exception {
-        return Files.readString(Path.of("/proc/loadavg")).trim();
     }
 }
