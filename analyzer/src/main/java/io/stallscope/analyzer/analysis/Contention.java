@@ -127,6 +127,24 @@ public final class Contention {
         return sorted(present(holders));
     }
 
+    /**
+     * A holder explaining less of a lock's waiting than this is not named as its holder anywhere in a report: it is
+     * one of many threads taking turns, and naming it would say more than the samples do.
+     */
+    public static final double MAIN_HOLDER_SHARE = 0.10;
+
+    /** The holders that explain at least {@link #MAIN_HOLDER_SHARE} of the waiting, most first. */
+    public List<HolderShare> mainHolders() {
+        return holders().stream().filter(h -> share(h) >= MAIN_HOLDER_SHARE).toList();
+    }
+
+    /** "no one thread explains 10% of the waiting (200 holders seen)": what a report says when no holder is main. */
+    public String noMainHolder() {
+        int seen = holders().size();
+        return String.format(java.util.Locale.ROOT, "no one thread explains %.0f%% of the waiting (%d holder%s seen)",
+                100 * MAIN_HOLDER_SHARE, seen, seen == 1 ? "" : "s");
+    }
+
     /** The holder that caused most of the waiting, with its most telling attribution; null when unknown. */
     public Holder mainHolder() {
         List<HolderShare> hs = holders();

@@ -85,6 +85,25 @@ final class FindingDetector {
         return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
+    /**
+     * What the ranking says of a lock's holders, as the text report's lock list does: each thread that explains
+     * a tenth of the waiting or more, else that none does (a storm where a hundred threads take turns has no
+     * holder to name), else nothing when no holder was seen.
+     */
+    static String holders(Contention c, Recording rec) {
+        if (c.holders().isEmpty()) return "";
+        List<Contention.HolderShare> main = c.mainHolders();
+        if (main.isEmpty()) return "; " + c.noMainHolder();
+        StringBuilder b = new StringBuilder("; held by ");
+        for (int i = 0; i < main.size(); i++) {
+            Contention.HolderShare hs = main.get(i);
+            b.append(i == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT, "%s (%s, %.0f%% of the waiting%s)",
+                    rec.threadName(hs.thread), hs.source(), 100 * c.share(hs),
+                    hs.inferredCount > 0 ? String.format(java.util.Locale.ROOT, ", confidence %.2f", hs.confidence()) : ""));
+        }
+        return b.toString();
+    }
+
     /** A lock holder sitting in a storage call while others queue behind it: the classic broker stall. */
     private void holdersInFileIo(List<Finding> out) {
         for (Contention c : a.contentions()) {
@@ -316,12 +335,8 @@ final class FindingDetector {
         List<String> evidence = new ArrayList<>();
         List<String> threads = new ArrayList<>();
         for (Contention c : cs.subList(0, Math.min(cs.size(), Math.max(1, a.options().top())))) {
-            Holder h = c.mainHolder();
-            Contention.HolderShare top = c.holders().isEmpty() ? null : c.holders().get(0);
             evidence.add(String.format(java.util.Locale.ROOT, "%s: %s over %s by %s, source: %s%s", c.label, ms(c.totalWaitNanos),
-                    count(c.waitCount, "wait"), count(c.waiters().size(), "thread"), c.source(), h == null ? ""
-                            : String.format(java.util.Locale.ROOT, "; held by %s (%s, %.0f%% of the waiting%s)", rec.threadName(h.thread()),
-                            top.source(), 100 * c.share(top), top.inferredCount > 0 ? String.format(java.util.Locale.ROOT, ", confidence %.2f", top.confidence()) : "")));
+                    count(c.waitCount, "wait"), count(c.waiters().size(), "thread"), c.source(), holders(c, rec)));
             c.waiters().forEach(s -> {
                 String n = rec.threadName(s.thread);
                 if (!threads.contains(n)) threads.add(n);

@@ -140,14 +140,14 @@ public final class HtmlReport {
                 .append("<th>source</th><th>holders (share of the waiting)</th></tr></thead><tbody>\n");
         for (Contention c : cs) {
             List<String> holders = new ArrayList<>();
-            for (Contention.HolderShare hs : v.mainHolders(c)) {
+            for (Contention.HolderShare hs : c.mainHolders()) {
                 holders.add(String.format(Locale.ROOT, "%s %.0f%% (%s%s)", rec.threadName(hs.thread), 100 * c.share(hs), hs.source(),
                         hs.inferredCount > 0 ? String.format(Locale.ROOT, ", confidence %.2f", hs.confidence()) : ""));
             }
             String logs = TextReport.logs(c);
             h.append("<tr><td>").append(esc(c.label)).append(logs == null ? "" : "<br><span class=\"log\">" + esc(logs) + "</span>").append("</td><td>").append(esc(Fmt.msText(c.totalWaitNanos))).append("</td><td>")
                     .append(c.waitCount).append("</td><td>").append(c.waiters().size()).append("</td><td>").append(esc(TextReport.source(c)))
-                    .append("</td><td>").append(esc(holders.isEmpty() ? "unknown" : String.join(", ", holders))).append("</td></tr>\n");
+                    .append("</td><td>").append(esc(!holders.isEmpty() ? String.join(", ", holders) : c.holders().isEmpty() ? "unknown" : c.noMainHolder())).append("</td></tr>\n");
         }
         h.append("</tbody></table>");
     }

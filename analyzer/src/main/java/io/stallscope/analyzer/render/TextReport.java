@@ -96,11 +96,11 @@ public final class TextReport {
                     c.label, Fmt.msText(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
                     Fmt.msText(c.longestWaitNanos), source(c)));
             if (!c.logs.isEmpty()) print(out, "      ", "        ", logs(c));
-            List<Contention.HolderShare> holders = v.mainHolders(c);
+            List<Contention.HolderShare> holders = c.mainHolders();
             if (c.holders().isEmpty()) {
                 out.println("      holder: unknown (no sample caught a thread inside the locked method)");
             } else if (holders.isEmpty()) {
-                out.println("      holder: no one thread explains 10% of the waiting (" + Fmt.count(c.holders().size(), "holder") + " seen)");
+                out.println("      holder: " + c.noMainHolder());
             }
             boolean first = true;
             for (Contention.HolderShare hs : holders) {

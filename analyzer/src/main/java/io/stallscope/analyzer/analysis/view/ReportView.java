@@ -74,14 +74,6 @@ public final class ReportView {
         return analysis.sampling().lockEvents();
     }
 
-    /** The holders that explain at least {@link #SHOWN_HOLDER_SHARE} of the waiting on {@code c}, most first. */
-    public List<Contention.HolderShare> mainHolders(Contention c) {
-        return c.holders().stream().filter(h -> c.share(h) >= SHOWN_HOLDER_SHARE).toList();
-    }
-
-    /** A holder explaining less of a lock's waiting than this is left out of the text's holder list. */
-    public static final double SHOWN_HOLDER_SHARE = 0.10;
-
     /** The stacks of the waiting threads, each weighted by how long it waited. */
     public StackTree waitingStacks() {
         return waiting;
