@@ -68,14 +68,16 @@ public final class Bench {
             }
             case "jfrreader" -> {
                 try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r"); FileChannel ch = raf.getChannel()) {
-                    if (ch.size() > Integer.MAX_VALUE) throw new IllegalStateException("file over 2 GB");
-                    ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
                     // One reader per chunk: JfrReader 4.2 keeps a chunk's custom event ids (profiler.ProcessSample,
                     // jdk.CPULoad...) into the next chunk, so a JDK chunk after an async-profiler chunk (jfrsync files
                     // repeated, the agent's captures) has one of its types parsed as ProcessSample and it throws.
-                    for (int pos = 0; pos < buf.limit(); ) {
-                        int size = (int) buf.getLong(pos + 8);
-                        JfrReader jr = new JfrReader(buf.slice(pos, size));
+                    // Each chunk mapped on its own, as the analyzer maps them: a file over 2 GB has no one mapping.
+                    ByteBuffer header = ByteBuffer.allocate(16);
+                    for (long pos = 0; pos < ch.size(); ) {
+                        header.clear();
+                        ch.read(header, pos);
+                        long size = header.getLong(8);
+                        JfrReader jr = new JfrReader(ch.map(FileChannel.MapMode.READ_ONLY, pos, size));
                         for (Event e; (e = jr.readEvent()) != null; ) events++;
                         pos += size;
                     }
