@@ -1,6 +1,7 @@
 package io.stallscope.it.capture;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.stallscope.it.agent.Polling;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
@@ -10,10 +11,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -87,15 +91,10 @@ class StallCaptureIT {
 
     /** The first broker log line containing {@code text}, waiting a little: the line follows the file. */
     static String waitForLog(KafkaBroker broker, String text) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        do {
-            String line = Files.readAllLines(broker.logFile()).stream().filter(l -> l.contains(text)).findFirst().orElse(null);
-            if (line != null) {
-                return line;
-            }
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("no line with '" + text + "' in " + broker.logFile());
+        String line = Polling.until(Duration.ofSeconds(10), Duration.ofMillis(50),
+            () -> Files.readAllLines(broker.logFile()).stream().filter(l -> l.contains(text)).findFirst().orElse(null), Objects::nonNull);
+        if (line == null) throw new AssertionError("no line with '" + text + "' in " + broker.logFile());
+        return line;
     }
 
     /** A copy under target/captures for a look at the report when an assertion fails. */
@@ -105,29 +104,23 @@ class StallCaptureIT {
         Files.copy(capture, dir.resolve(name + ".jfr"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
-    static void waitForAcks(StallProducers producers, long n) throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (producers.acked() < n && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(producers.acked()).as("records acknowledged before the stall").isGreaterThanOrEqualTo(n);
+    static void waitForAcks(StallProducers producers, long n) throws Exception {
+        long acked = Polling.until(Duration.ofSeconds(60), Duration.ofMillis(50), producers::acked, a -> a >= n);
+        assertThat(acked).as("records acknowledged before the stall").isGreaterThanOrEqualTo(n);
     }
 
+    /** The capture file of {@code op}, probed every 20 ms: the capture-latency check times it from the stall's end. */
     static Path waitForCapture(Path dir, String op, long timeoutMillis) throws Exception {
-        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (Files.isDirectory(dir)) {
-                try (Stream<Path> files = Files.list(dir)) {
-                    Path found = files.filter(f -> f.getFileName().toString().matches("stallscope-.*-" + op + "(-\\d+)?\\.jfr"))
-                        .findFirst().orElse(null);
-                    if (found != null) {
-                        return found;
-                    }
-                }
-            }
-            Thread.sleep(20);
+        Path found = Polling.until(Duration.ofMillis(timeoutMillis), Duration.ofMillis(20), () -> capture(dir, op), Objects::nonNull);
+        if (found == null) throw new AssertionError("no " + op + " capture in " + dir + " after " + timeoutMillis + " ms");
+        return found;
+    }
+
+    private static Path capture(Path dir, String op) throws IOException {
+        if (!Files.isDirectory(dir)) return null;
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("stallscope-.*-" + op + "(-\\d+)?\\.jfr")).findFirst().orElse(null);
         }
-        throw new AssertionError("no " + op + " capture in " + dir + " after " + timeoutMillis + " ms");
     }
 
     @Test
