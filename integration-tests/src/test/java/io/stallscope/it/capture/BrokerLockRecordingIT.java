@@ -148,7 +148,10 @@ class BrokerLockRecordingIT {
         assertThat(top.path("logs")).as(report.text).isNotEmpty();
         assertThat(top.at("/logs/0/log").asText()).isEqualTo(TOPIC + "-0");
         assertThat(top.at("/logs/0/waits").asInt()).isPositive().isLessThanOrEqualTo(top.path("waitCount").asInt());
-        assertThat(report.text).contains("lock of log " + TOPIC + "-0 (" + top.at("/logs/0/waits").asInt() + " of ");
+        // First and with most of the waits: a holder is inferred from samples inside UnifiedLog.append, which cannot
+        // say which log's lock a thread holds, so now and then one wait goes to another log being appended to then
+        // (seen once in CI: "lock of logs locks-0 (139 of 1353 waits, 84% ...), __cluster_metadata-0 (1, <1%)").
+        assertThat(report.text).containsPattern("lock of logs? " + Pattern.quote(TOPIC + "-0") + " \\(" + top.at("/logs/0/waits").asInt() + " of ");
     }
 
     /** async-profiler's library for this machine, from the agent jar that ships it. */
