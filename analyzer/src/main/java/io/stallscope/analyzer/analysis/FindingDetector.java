@@ -4,6 +4,7 @@ import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.ThreadInfo;
+import io.stallscope.analyzer.util.Durations;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -81,9 +82,6 @@ final class FindingDetector {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 
-    private static String ms(long nanos) {
-        return String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
-    }
 
     /**
      * What the ranking says of a lock's holders, as the text report's lock list does: each thread that explains
@@ -130,7 +128,7 @@ final class FindingDetector {
             String frame = topJavaFrame(h.stack());
             String summary = String.format("%s held %s while blocked in %s(2)%s; %d thread%s waited %s in total behind holders in file I/O (longest %s)",
                     holder, c.label, h.op().syscall, frame == null ? "" : " in " + frame, waiters.size(),
-                    waiters.size() == 1 ? "" : "s", ms(total), ms(longest));
+                    waiters.size() == 1 ? "" : "s", Durations.text(total), Durations.text(longest));
             List<String> threads = new ArrayList<>();
             holders.forEach(e -> threads.add(rec.threadName(e.thread)));
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
@@ -146,11 +144,11 @@ final class FindingDetector {
                 String how = t.how().equals(Holder.RECORDED) ? "recorded: jdk.JavaMonitorEnter previousOwner"
                         : String.format(java.util.Locale.ROOT, "inferred from samples inside the locked method, confidence %.2f", e.storageConfidence());
                 evidence.add(String.format("holder %s (%s) in %s(2) while %d wait%s totalling %s: %s", rec.threadName(e.thread),
-                        how, t.op().syscall, e.storageCount, e.storageCount == 1 ? "" : "s", ms(e.storageNanos), a.frames(t.stack(), 10)));
+                        how, t.op().syscall, e.storageCount, e.storageCount == 1 ? "" : "s", Durations.text(e.storageNanos), a.frames(t.stack(), 10)));
             }
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
                     .thenComparing(Map.Entry::getKey)).limit(8)
-                    .forEach(w -> evidence.add("waiter " + rec.threadName(w.getKey()) + " waited " + ms(w.getValue())));
+                    .forEach(w -> evidence.add("waiter " + rec.threadName(w.getKey()) + " waited " + Durations.text(w.getValue())));
             out.add(new Finding(Finding.HOLDER_IN_FILE_IO, summary, threads, evidence, total).at(longestStart));
         }
     }
@@ -227,7 +225,7 @@ final class FindingDetector {
                     sendfileTotal += tv[0];
                     networkAt = Math.min(networkAt, tv[2]);
                     if (!networkThreads.contains(t.name())) networkThreads.add(t.name());
-                    networkEvidence.add(t.name() + ": ~" + ms(tv[0]) + " in " + op.syscall + " (" + tv[1] + " samples), e.g. "
+                    networkEvidence.add(t.name() + ": ~" + Durations.text(tv[0]) + " in " + op.syscall + " (" + tv[1] + " samples), e.g. "
                             + a.frames(top(stacks.get(op)), 8));
                 }
             }
@@ -238,7 +236,7 @@ final class FindingDetector {
                 fsyncAt = Math.min(fsyncAt, fs[2]);
                 roll |= threadRoll;
                 fsyncThreads.add(t.name());
-                fsyncEvidence.add(t.name() + ": ~" + ms(fs[0]) + " in fsync (" + fs[1] + " samples)"
+                fsyncEvidence.add(t.name() + ": ~" + Durations.text(fs[0]) + " in fsync (" + fs[1] + " samples)"
                         + (threadRoll ? ", under a segment roll" : "") + ", e.g. " + a.frames(top(stacks.get(IoOp.FSYNC)), 10));
             }
             long threadUnmap = 0;
@@ -255,22 +253,22 @@ final class FindingDetector {
                 unmapSamples += threadUnmapSamples;
                 unmapThreads.add(t.name());
                 IoOp op = time.containsKey(IoOp.MUNMAP) ? IoOp.MUNMAP : IoOp.FTRUNCATE;
-                unmapEvidence.add(t.name() + ": ~" + ms(threadUnmap) + " in munmap/ftruncate (" + threadUnmapSamples
+                unmapEvidence.add(t.name() + ": ~" + Durations.text(threadUnmap) + " in munmap/ftruncate (" + threadUnmapSamples
                         + " samples)" + (indexWork ? ", resizing an index" : "") + ", e.g. " + a.frames(top(stacks.get(op)), 10));
             }
         }
         if (!networkThreads.isEmpty()) {
             out.add(new Finding(Finding.NETWORK_THREAD_IO, String.format("%d network thread%s spent ~%s in sendfile/transferTo or file reads instead of serving sockets",
-                    networkThreads.size(), networkThreads.size() == 1 ? "" : "s", ms(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal).at(networkAt));
+                    networkThreads.size(), networkThreads.size() == 1 ? "" : "s", Durations.text(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal).at(networkAt));
         }
         if (!fsyncThreads.isEmpty()) {
             out.add(new Finding(Finding.FSYNC_ON_PRODUCE, String.format("fsync on the produce path%s: %d thread%s spent ~%s in fsync",
-                    roll ? " during a segment roll" : "", fsyncThreads.size(), fsyncThreads.size() == 1 ? "" : "s", ms(fsyncTotal)),
+                    roll ? " during a segment roll" : "", fsyncThreads.size(), fsyncThreads.size() == 1 ? "" : "s", Durations.text(fsyncTotal)),
                     fsyncThreads, fsyncEvidence, fsyncTotal).at(fsyncAt));
         }
         if (unmapSamples >= 3) {
             out.add(new Finding(Finding.INDEX_UNMAP_STORM, String.format("index resize / unmap storm: ~%s in munmap or ftruncate over %d samples on %d thread%s",
-                    ms(unmapTotal), unmapSamples, unmapThreads.size(), unmapThreads.size() == 1 ? "" : "s"), unmapThreads, unmapEvidence, unmapTotal).at(unmapAt));
+                    Durations.text(unmapTotal), unmapSamples, unmapThreads.size(), unmapThreads.size() == 1 ? "" : "s"), unmapThreads, unmapEvidence, unmapTotal).at(unmapAt));
         }
     }
 
@@ -335,7 +333,7 @@ final class FindingDetector {
         List<String> evidence = new ArrayList<>();
         List<String> threads = new ArrayList<>();
         for (Contention c : cs.subList(0, Math.min(cs.size(), Math.max(1, a.options().top())))) {
-            evidence.add(String.format(java.util.Locale.ROOT, "%s: %s over %s by %s, source: %s%s", c.label, ms(c.totalWaitNanos),
+            evidence.add(String.format(java.util.Locale.ROOT, "%s: %s over %s by %s, source: %s%s", c.label, Durations.text(c.totalWaitNanos),
                     count(c.waitCount, "wait"), count(c.waiters().size(), "thread"), c.source(), holders(c, rec)));
             c.waiters().forEach(s -> {
                 String n = rec.threadName(s.thread);
@@ -343,7 +341,7 @@ final class FindingDetector {
             });
         }
         String summary = String.format("%s; most waited: %s, %s over %s by %s", count(cs.size(), "contended lock"),
-                first.label, ms(first.totalWaitNanos), count(first.waitCount, "wait"), count(first.waiters().size(), "thread"));
+                first.label, Durations.text(first.totalWaitNanos), count(first.waitCount, "wait"), count(first.waiters().size(), "thread"));
         out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos).at(first.longestWaitStart));
     }
 }

@@ -3,6 +3,7 @@ package io.stallscope.analyzer.analysis;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.util.Durations;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,7 +53,7 @@ final class SpanFindings {
             Finding f = stalledOps.get(0);
             List<String> evidence = new ArrayList<>(f.evidence());
             evidence.add(String.format(Locale.ROOT, "%d more agent op%s made others wait for their thread's lock, %s in total: %s",
-                    rest.size(), rest.size() == 1 ? "" : "s", ms(nanos), ops.entrySet().stream()
+                    rest.size(), rest.size() == 1 ? "" : "s", Durations.text(nanos), ops.entrySet().stream()
                             .map(e -> e.getKey() + " x" + e.getValue()).collect(java.util.stream.Collectors.joining(", "))));
             stalledOps.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details(), f.atNanos()));
         }
@@ -80,8 +81,8 @@ final class SpanFindings {
         // The thread's own samples inside the op say best where it sat; else the holder attribution's.
         IoOp sat = sampled != null && sampled.op.storage() ? sampled.op : h != null ? h.op() : IoOp.NONE;
         String in = sat.storage() ? "; it sat in " + sat.syscall + "(2)" : "";
-        String each = waiters.stream().limit(8).map(e -> String.format(Locale.ROOT, "%.1f", e.getValue()[0] / 1e6))
-                .collect(java.util.stream.Collectors.joining(", ")) + (waiters.size() > 8 ? ", ..." : "") + " ms";
+        String each = Durations.list(waiters.stream().limit(8).mapToLong(e -> e.getValue()[0]).toArray())
+                + (waiters.size() > 8 ? " (first 8 of " + waiters.size() + ")" : "");
         int[] by = new int[3];
         waiters.forEach(e -> by[howIndex(e.getValue()[2])]++);
         List<String> hows = new ArrayList<>();
@@ -89,8 +90,8 @@ final class SpanFindings {
             if (by[i] > 0) hows.add(by[i] + " " + HOW[i]);
         }
         String summary = String.format(Locale.ROOT, "%s %s on %s%s while %d %s waited for its lock %s (%s in total, longest %s; per waiter %s; %s)%s",
-                s.opName(), ms(s.duration()), thread, forPartition(s), waiters.size(), noun, st.mainLock(),
-                ms(st.waitNanos), ms(st.longestWait), each, String.join(", ", hows), in);
+                s.opName(), Durations.text(s.duration()), thread, forPartition(s), waiters.size(), noun, st.mainLock(),
+                Durations.text(st.waitNanos), Durations.text(st.longestWait), each, String.join(", ", hows), in);
         List<String> threads = new ArrayList<>();
         threads.add(thread);
         waiters.forEach(e -> threads.add(rec.threadName(e.getKey())));
@@ -98,7 +99,7 @@ final class SpanFindings {
         evidence.add(spanLine(s));
         st.locks.entrySet().stream().sorted(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[0]).reversed())
                 .limit(3).forEach(e -> evidence.add(String.format("lock %s taken at %s: %s of waiting while the op ran",
-                        e.getKey(), st.sites.get(e.getKey()), ms(e.getValue()[0]))));
+                        e.getKey(), st.sites.get(e.getKey()), Durations.text(e.getValue()[0]))));
         if (h != null) {
             String how = h.how().equals(Holder.RECORDED) ? "recorded: jdk.JavaMonitorEnter previousOwner"
                     : String.format(Locale.ROOT, "inferred from samples inside the locked method, confidence %.2f", h.confidence());
@@ -109,7 +110,7 @@ final class SpanFindings {
         for (Map.Entry<Integer, long[]> e : waiters.subList(0, Math.min(waiters.size(), 8))) {
             long[] v = e.getValue();
             evidence.add(String.format(Locale.ROOT, "waiter %s waited %s over %d wait%s during the op (%s)", rec.threadName(e.getKey()),
-                    ms(v[0]), v[1], v[1] == 1 ? "" : "s", HOW_EVIDENCE[howIndex(v[2])]));
+                    Durations.text(v[0]), v[1], v[1] == 1 ? "" : "s", HOW_EVIDENCE[howIndex(v[2])]));
         }
         return new Finding(Finding.STALLED_OP_UNDER_LOCK, summary, threads, evidence, st.waitNanos).at(s.start());
     }
@@ -128,7 +129,7 @@ final class SpanFindings {
 
     private Finding slowOp(Span s) {
         String thread = rec.threadName(s.thread());
-        String summary = String.format(Locale.ROOT, "%s %s on %s%s%s; no thread waited on it", s.opName(), ms(s.duration()),
+        String summary = String.format(Locale.ROOT, "%s %s on %s%s%s; no thread waited on it", s.opName(), Durations.text(s.duration()),
                 thread, forPartition(s), s.failed() ? " (failed)" : "");
         List<String> evidence = new ArrayList<>();
         evidence.add(spanLine(s));
@@ -146,7 +147,7 @@ final class SpanFindings {
     private String spanLine(Span s) {
         StringBuilder sb = new StringBuilder();
         sb.append("span ").append(s.type()).append(": ").append(s.opName()).append(" on ").append(rec.threadName(s.thread()))
-                .append(String.format(Locale.ROOT, " at +%.3f s for %s", (s.start() - rec.startNanos()) / 1e9, ms(s.duration())));
+                .append(String.format(Locale.ROOT, " at +%.3f s for %s", (s.start() - rec.startNanos()) / 1e9, Durations.text(s.duration())));
         if (s.topicPartition() != null) sb.append(", ").append(s.topicPartition());
         if (s.bytes() >= 0) sb.append(", ").append(s.bytes()).append(" bytes");
         if (s.path() != null && !s.path().isEmpty()) sb.append(", path ").append(s.path());
@@ -176,7 +177,4 @@ final class SpanFindings {
                 a.frames(best.getKey(), 10)));
     }
 
-    private static String ms(long nanos) {
-        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
-    }
 }

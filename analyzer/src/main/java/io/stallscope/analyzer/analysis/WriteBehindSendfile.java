@@ -5,6 +5,7 @@ import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.util.Durations;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -108,7 +109,7 @@ final class WriteBehindSendfile {
             Finding f = found.get(0);
             List<String> evidence = new ArrayList<>(f.evidence());
             evidence.add(String.format(Locale.ROOT, "%d more file%s had appends stalled behind reads, %s of overlap in total",
-                    rest.size(), rest.size() == 1 ? "" : "s", ms(nanos)));
+                    rest.size(), rest.size() == 1 ? "" : "s", Durations.text(nanos)));
             found.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details(), f.atNanos()));
         }
         out.addAll(found);
@@ -270,18 +271,18 @@ final class WriteBehindSendfile {
         String readWhat = r.path == null ? "was sampled " + r.samples + " times in sendfile (its file is not in the recording)"
                 : (warmUp ? "warmed the same file (" + r.op + ")" : "read the same file (" + r.op + ")");
         String summary = String.format(Locale.ROOT, "%s %s on %s%s to %s stalled while %s %s: %s of overlap; %s%s",
-                w.op, ms(w.duration()), writer, tp == null ? "" : " for " + tp, fileName(w.path), reader, readWhat,
-                ms(top.overlap), xfs ? XFS_LOCK : UNKNOWN_FS + " (on XFS a read's disk wait blocks the write; on ext4 it does not)",
-                pairs.size() > 1 ? String.format(Locale.ROOT, " (%d appends to this file, %s of overlap in all)", pairs.size(), ms(totalOverlap)) : "");
+                w.op, Durations.text(w.duration()), writer, tp == null ? "" : " for " + tp, fileName(w.path), reader, readWhat,
+                Durations.text(top.overlap), xfs ? XFS_LOCK : UNKNOWN_FS + " (on XFS a read's disk wait blocks the write; on ext4 it does not)",
+                pairs.size() > 1 ? String.format(Locale.ROOT, " (%d appends to this file, %s of overlap in all)", pairs.size(), Durations.text(totalOverlap)) : "");
 
         List<String> evidence = new ArrayList<>();
         evidence.add(String.format(Locale.ROOT, "append: %s on %s at +%.3f s for %s, path %s%s (%s)", w.op, writer,
-                (w.start - rec.startNanos()) / 1e9, ms(w.duration()), w.path, tp == null ? "" : ", " + tp, w.source));
+                (w.start - rec.startNanos()) / 1e9, Durations.text(w.duration()), w.path, tp == null ? "" : ", " + tp, w.source));
         String sampled = sampledIn(w.thread, w.start, w.end, IoOp.WRITE);
         if (sampled != null) evidence.add(writer + " " + sampled);
         if (r.path != null) {
             evidence.add(String.format(Locale.ROOT, "read: %s on %s at +%.3f s for %s, path %s (%s)", r.op, reader,
-                    (r.start - rec.startNanos()) / 1e9, ms(r.end - r.start), r.path, r.source));
+                    (r.start - rec.startNanos()) / 1e9, Durations.text(r.end - r.start), r.path, r.source));
             String rs = sampledIn(r.thread, Math.max(w.start, r.start), Math.min(w.end, r.end), IoOp.SENDFILE);
             if (rs != null) evidence.add(reader + " " + rs);
         } else {
@@ -294,7 +295,7 @@ final class WriteBehindSendfile {
                     dir.device(), dir.mountPoint()));
         } else {
             evidence.add(UNKNOWN_FS + ": no log dir of this recording holds " + w.path
-                    + "; the finding needs a write of " + ms(MIN_WRITE_UNKNOWN_FS_NANOS) + " or more then");
+                    + "; the finding needs a write of " + Durations.text(MIN_WRITE_UNKNOWN_FS_NANOS) + " or more then");
         }
         if (warmUp) {
             evidence.add("the reader is a warm-up (transfer_to on a request handler): a sendfile warm-up holds the IOLOCK like the"
@@ -364,7 +365,4 @@ final class WriteBehindSendfile {
         return Math.round(nanos / 1e4) / 100.0;
     }
 
-    private static String ms(long nanos) {
-        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
-    }
 }

@@ -11,10 +11,6 @@ final class Fmt {
         return Math.round(nanos / 1e4) / 100.0;
     }
 
-    static String msText(long nanos) {
-        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
-    }
-
     /** A share in whole percent that never rounds a part to nothing or to everything. */
     static String pct(long n, long total) {
         double p = 100.0 * n / total;

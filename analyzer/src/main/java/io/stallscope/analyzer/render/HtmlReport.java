@@ -17,6 +17,7 @@ import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
+import io.stallscope.analyzer.util.Durations;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -145,7 +146,7 @@ public final class HtmlReport {
                         hs.inferredCount > 0 ? String.format(Locale.ROOT, ", confidence %.2f", hs.confidence()) : ""));
             }
             String logs = TextReport.logs(c);
-            h.append("<tr><td>").append(esc(c.label)).append(logs == null ? "" : "<br><span class=\"log\">" + esc(logs) + "</span>").append("</td><td>").append(esc(Fmt.msText(c.totalWaitNanos))).append("</td><td>")
+            h.append("<tr><td>").append(esc(c.label)).append(logs == null ? "" : "<br><span class=\"log\">" + esc(logs) + "</span>").append("</td><td>").append(esc(Durations.text(c.totalWaitNanos))).append("</td><td>")
                     .append(c.waitCount).append("</td><td>").append(c.waiters().size()).append("</td><td>").append(esc(TextReport.source(c)))
                     .append("</td><td>").append(esc(!holders.isEmpty() ? String.join(", ", holders) : c.holders().isEmpty() ? "unknown" : c.noMainHolder())).append("</td></tr>\n");
         }
@@ -328,7 +329,7 @@ public final class HtmlReport {
             ObjectNode n = spans.addObject().put("th", s.thread()).put("s", ms(s.start(), origin)).put("e", ms(s.end(), origin))
                     .put("op", s.opName()).put("type", s.type()).put("tp", s.topicPartition() == null ? "" : s.topicPartition())
                     .put("bytes", s.bytes()).put("failed", s.failed());
-            n.put("label", s.opName() + " " + Fmt.msText(s.duration()) + (s.topicPartition() == null ? "" : " " + s.topicPartition()));
+            n.put("label", s.opName() + " " + Durations.text(s.duration()) + (s.topicPartition() == null ? "" : " " + s.topicPartition()));
         }
         ArrayNode io = d.putArray("io");
         for (IoEvent e : rec.io) {

@@ -12,6 +12,7 @@ import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
+import io.stallscope.analyzer.util.Durations;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -93,8 +94,8 @@ public final class TextReport {
         int i = 1;
         for (Contention c : cs) {
             print(out, String.format("%2d. ", i++), "      ", String.format("%s: %s waited over %s by %s (longest %s); source: %s",
-                    c.label, Fmt.msText(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
-                    Fmt.msText(c.longestWaitNanos), source(c)));
+                    c.label, Durations.text(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
+                    Durations.text(c.longestWaitNanos), source(c)));
             if (!c.logs.isEmpty()) print(out, "      ", "        ", logs(c));
             List<Contention.HolderShare> holders = c.mainHolders();
             if (c.holders().isEmpty()) {
@@ -116,7 +117,7 @@ public final class TextReport {
             }
             StringBuilder ws = new StringBuilder();
             c.waiters().stream().limit(6).forEach(s -> ws.append(ws.length() == 0 ? "" : ", ")
-                    .append(rec.threadName(s.thread)).append(' ').append(Fmt.msText(s.nanos)));
+                    .append(rec.threadName(s.thread)).append(' ').append(Durations.text(s.nanos)));
             if (c.waiters().size() > 6) ws.append(", ... ").append(c.waiters().size() - 6).append(" more");
             print(out, "      waiters: ", "        ", ws.toString());
         }
@@ -184,7 +185,7 @@ public final class TextReport {
         out.println();
         out.printf("Agent ops (%s, longest first):%n", Fmt.count(spans.size(), "span"));
         for (Span s : spans.subList(0, shown)) {
-            print(out, "  ", "      ", String.format(Locale.ROOT, "%-16s %10s  at +%.3f s  %s%s%s%s", s.opName(), Fmt.msText(s.duration()),
+            print(out, "  ", "      ", String.format(Locale.ROOT, "%-16s %10s  at +%.3f s  %s%s%s%s", s.opName(), Durations.text(s.duration()),
                     (s.start() - rec.startNanos()) / 1e9, rec.threadName(s.thread()),
                     s.topicPartition() == null ? "" : "  " + s.topicPartition(),
                     s.bytes() >= 0 ? "  " + s.bytes() + " bytes" : "", s.failed() ? "  failed" : ""));
