@@ -250,6 +250,7 @@ final class ChunkReader {
             if (id >= 0 && id < fast.length) fast[(int) (long) id] = p;
         });
         Cursor c = new Cursor(buf, 0, 0);
+        c.outerLimit = base + end;
         int pos = HEADER_SIZE;
         while (pos < end) {
             c.pos = base + pos;
@@ -385,7 +386,7 @@ final class ChunkReader {
         long stateKey = 0;
         long count = 1;
         for (byte f : fields) {
-            long v = c.varlong();
+            long v = c.varlongInEvent();
             switch (f) {
                 case F_START -> ticks = v;
                 case F_THREAD -> threadKey = v;
@@ -395,6 +396,7 @@ final class ChunkReader {
                 default -> { }
             }
         }
+        c.checkInEvent();
         addSample(p, ticks, threadKey, stackKey, stateKey, count);
     }
 
@@ -413,7 +415,7 @@ final class ChunkReader {
         long address = 0;
         long ownerKey = 0;
         for (byte f : p.lockFields) {
-            long v = c.varlong();
+            long v = c.varlongInEvent();
             switch (f) {
                 case F_START -> ticks = v;
                 case F_DURATION -> duration = v;
@@ -425,6 +427,7 @@ final class ChunkReader {
                 default -> { }
             }
         }
+        c.checkInEvent();
         addLock(p, ticks, duration, threadKey, stackKey, classKey, address, ownerKey);
     }
 

@@ -12,11 +12,22 @@ final class Cursor {
     final ByteBuffer buf;
     int pos;
     int limit;
+    /** The array behind a heap buffer (null for a mapped one), and the buffer position of its first byte. */
+    private final byte[] array;
+    private final int arrayOffset;
+    /**
+     * How far {@link #varlongInEvent} may read: the end of the events, past the limit of the event being read. Its
+     * caller checks the event's limit after the last field.
+     */
+    int outerLimit;
 
     Cursor(ByteBuffer buf, int pos, int limit) {
         this.buf = buf;
         this.pos = pos;
         this.limit = limit;
+        this.outerLimit = limit;
+        this.array = buf.hasArray() ? buf.array() : null;
+        this.arrayOffset = buf.hasArray() ? buf.arrayOffset() : 0;
     }
 
     static JfrFormatException corrupt(String what) {
@@ -51,6 +62,37 @@ final class Cursor {
         result |= (long) (buf.get(p++) & 0xff) << 56;
         pos = p;
         return result;
+    }
+
+    /**
+     * A varint of an event whose fields are all varints, read without a bound check per byte: a lock-heavy
+     * recording is tens of millions of such events, and the checks (the event's limit, then the buffer's) were most
+     * of their reading. Only the end of the events bounds it, so the caller must call {@link #checkInEvent} after the
+     * event's last field: a field that ran past the event is then the same "unexpected end of data".
+     */
+    long varlongInEvent() throws JfrFormatException {
+        byte[] a = array;
+        int p = pos;
+        // Nine bytes is the longest varint; nearer the end, or in a mapped buffer, the checked read.
+        if (a == null || outerLimit - p < 9) return varlong();
+        int i = p + arrayOffset;
+        long result = 0;
+        for (int shift = 0; shift < 56; shift += 7) {
+            byte b = a[i++];
+            result |= (long) (b & 0x7f) << shift;
+            if (b >= 0) {
+                pos = i - arrayOffset;
+                return result;
+            }
+        }
+        result |= (long) (a[i++] & 0xff) << 56;
+        pos = i - arrayOffset;
+        return result;
+    }
+
+    /** After {@link #varlongInEvent}: fails when the fields ran past the event's limit. */
+    void checkInEvent() throws JfrFormatException {
+        if (pos > limit) throw corrupt("unexpected end of data");
     }
 
     int varint() throws JfrFormatException {

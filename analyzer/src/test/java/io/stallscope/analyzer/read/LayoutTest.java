@@ -103,6 +103,27 @@ class LayoutTest {
     }
 
     @Test
+    void aLockEventWhoseFieldsRunPastItsSizeIsRejectedInHeapAndMappedChunks() throws IOException {
+        TinyJfr t = new TinyJfr(T0, 0, 1_000_000_000L);
+        t.thread(7, "data-plane-kafka-request-handler-1");
+        int s = t.stack("append", "handle");
+        t.monitorEnterOverrunning(1_000_000L, 7, s, 3);
+        // Events after it: the unchecked reads of a heap chunk have room to run on past the cut event.
+        for (int i = 0; i < 10; i++) t.monitorEnter(2_000_000L + i, 1_000L, 7, s, 0);
+        Path p = write("overrun.jfr", t.chunk());
+        assertThatThrownBy(() -> read(p)).isInstanceOf(JfrFormatException.class)
+                .hasMessageContaining("unreadable jdk.JavaMonitorEnter event").hasMessageContaining("unexpected end of data");
+        long old = JfrFileReader.heapChunk;
+        JfrFileReader.heapChunk = 0;
+        try {
+            assertThatThrownBy(() -> read(p)).isInstanceOf(JfrFormatException.class)
+                    .hasMessageContaining("unreadable jdk.JavaMonitorEnter event").hasMessageContaining("unexpected end of data");
+        } finally {
+            JfrFileReader.heapChunk = old;
+        }
+    }
+
+    @Test
     void mappedAndHeapChunksReadTheSame() throws IOException {
         Path p = write("both.jfr", stalledAppend(), jfrsyncPair()[0], jfrsyncPair()[1]);
         Recording heap = read(p);

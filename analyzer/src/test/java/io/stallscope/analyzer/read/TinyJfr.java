@@ -72,6 +72,18 @@ final class TinyJfr {
         event(b);
     }
 
+    /** A monitor-enter event whose size says {@code shortBy} bytes fewer than its fields take: they run past it. */
+    void monitorEnterOverrunning(long atNanos, long thread, int stack, int shortBy) {
+        Buf b = new Buf();
+        b.varlong(MONITOR).varlong(ticks(atNanos)).varlong(1_000L * ticksPerSecond / 1_000_000_000L)
+                .varlong(thread).varlong(stack).varlong(1).varlong(0).varlong(0xabc0);
+        byte[] body = b.bytes();
+        Buf e = new Buf();
+        // Under 127 bytes, the size is one byte whatever it says.
+        e.varlong(body.length + 1 - shortBy).raw(body);
+        events.writeBytes(e.bytes());
+    }
+
     /** A stallscope.RecordsAppend event committed at {@code endNanos} for an op of {@code opNanos}. */
     void append(long endNanos, long thread, long opNanos, String topic, int partition) {
         op(APPEND, endNanos, thread, opNanos, "records_append", "request_handler", topic, partition, 1024, "/kafka/" + topic + "-" + partition, false);
