@@ -4,6 +4,7 @@ import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.ThreadInfo;
+import io.stallscope.analyzer.util.Counts;
 import io.stallscope.analyzer.util.Durations;
 
 import java.util.ArrayList;
@@ -77,10 +78,6 @@ final class FindingDetector {
         return f.kind().equals(Finding.STALLED_OP_UNDER_LOCK) ? 0 : f.kind().equals(Finding.CONTENDED_LOCKS) ? 2 : 1;
     }
 
-    /** "1 wait", "3 waits". */
-    private static String count(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
-    }
 
 
     /**
@@ -138,7 +135,7 @@ final class FindingDetector {
             });
             List<String> evidence = new ArrayList<>();
             evidence.add("lock taken at " + c.site + "; waits source: " + c.source()
-                    + (c.inferredWaits > 0 ? " (" + count(c.inferredSamples, "sample") + " behind the inferred ones)" : ""));
+                    + (c.inferredWaits > 0 ? " (" + Counts.of(c.inferredSamples, "sample") + " behind the inferred ones)" : ""));
             for (Contention.HolderShare e : holders.subList(0, Math.min(holders.size(), 5))) {
                 Holder t = e.tellingStorage;
                 String how = t.how().equals(Holder.RECORDED) ? "recorded: jdk.JavaMonitorEnter previousOwner"
@@ -334,14 +331,14 @@ final class FindingDetector {
         List<String> threads = new ArrayList<>();
         for (Contention c : cs.subList(0, Math.min(cs.size(), Math.max(1, a.options().top())))) {
             evidence.add(String.format(java.util.Locale.ROOT, "%s: %s over %s by %s, source: %s%s", c.label, Durations.text(c.totalWaitNanos),
-                    count(c.waitCount, "wait"), count(c.waiters().size(), "thread"), c.source(), holders(c, rec)));
+                    Counts.of(c.waitCount, "wait"), Counts.of(c.waiters().size(), "thread"), c.source(), holders(c, rec)));
             c.waiters().forEach(s -> {
                 String n = rec.threadName(s.thread);
                 if (!threads.contains(n)) threads.add(n);
             });
         }
-        String summary = String.format("%s; most waited: %s, %s over %s by %s", count(cs.size(), "contended lock"),
-                first.label, Durations.text(first.totalWaitNanos), count(first.waitCount, "wait"), count(first.waiters().size(), "thread"));
+        String summary = String.format("%s; most waited: %s, %s over %s by %s", Counts.of(cs.size(), "contended lock"),
+                first.label, Durations.text(first.totalWaitNanos), Counts.of(first.waitCount, "wait"), Counts.of(first.waiters().size(), "thread"));
         out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos).at(first.longestWaitStart));
     }
 }

@@ -16,9 +16,4 @@ final class Fmt {
         double p = 100.0 * n / total;
         return p < 1 ? "<1%" : p > 99 && n < total ? ">99%" : String.format(Locale.ROOT, "%.0f%%", p);
     }
-
-    /** "1 wait", "2 waits": the count and the noun in agreement (nouns that take an s). */
-    static String count(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
-    }
 }

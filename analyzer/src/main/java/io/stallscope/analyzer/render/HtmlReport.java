@@ -17,6 +17,7 @@ import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
+import io.stallscope.analyzer.util.Counts;
 import io.stallscope.analyzer.util.Durations;
 
 import java.io.IOException;
@@ -170,7 +171,7 @@ public final class HtmlReport {
             h.append("<td>").append(s.storage() == 0 ? "" : Fmt.pct(s.storage(), s.total())).append("</td></tr>\n");
         }
         h.append("</tbody></table>");
-        if (states.size() > STATE_ROWS) h.append("<p class=\"hint\">").append(Fmt.count(states.size() - STATE_ROWS, "more thread")).append(" on the timeline below.</p>");
+        if (states.size() > STATE_ROWS) h.append("<p class=\"hint\">").append(Counts.of(states.size() - STATE_ROWS, "more thread")).append(" on the timeline below.</p>");
         h.append("</section>\n");
     }
 

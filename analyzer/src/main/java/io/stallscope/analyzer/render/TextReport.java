@@ -12,6 +12,7 @@ import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
+import io.stallscope.analyzer.util.Counts;
 import io.stallscope.analyzer.util.Durations;
 
 import java.io.PrintStream;
@@ -39,10 +40,10 @@ public final class TextReport {
         Recording rec = a.recording();
         for (SourceFile f : rec.files) {
             print(out, "", "    ", String.format(Locale.ROOT, "%s: %s, %s, %.1f s, %s every %.1f ms, %s", f.path,
-                    String.join("+", f.producers), Fmt.count(f.chunks, "chunk"), (f.endNanos - f.startNanos) / 1e9,
-                    Fmt.count(rec.threads.stream().filter(t -> t.file() == f.index).mapToLong(t -> a.samplesOf(t.id())).sum(), "sample"),
+                    String.join("+", f.producers), Counts.of(f.chunks, "chunk"), (f.endNanos - f.startNanos) / 1e9,
+                    Counts.of(rec.threads.stream().filter(t -> t.file() == f.index).mapToLong(t -> a.samplesOf(t.id())).sum(), "sample"),
                     f.sampleIntervalNanos / 1e6,
-                    Fmt.count(f.eventCounts.getOrDefault("jdk.JavaMonitorEnter", 0L) + f.eventCounts.getOrDefault("jdk.ThreadPark", 0L), "lock event")));
+                    Counts.of(f.eventCounts.getOrDefault("jdk.JavaMonitorEnter", 0L) + f.eventCounts.getOrDefault("jdk.ThreadPark", 0L), "lock event")));
             for (String w : f.warnings) print(out, "  warning: ", "    ", w);
         }
         String windowed = TimelineSample.analysisSentence(a);
@@ -94,7 +95,7 @@ public final class TextReport {
         int i = 1;
         for (Contention c : cs) {
             print(out, String.format("%2d. ", i++), "      ", String.format("%s: %s waited over %s by %s (longest %s); source: %s",
-                    c.label, Durations.text(c.totalWaitNanos), Fmt.count(c.waitCount, "wait"), Fmt.count(c.waiters().size(), "thread"),
+                    c.label, Durations.text(c.totalWaitNanos), Counts.of(c.waitCount, "wait"), Counts.of(c.waiters().size(), "thread"),
                     Durations.text(c.longestWaitNanos), source(c)));
             if (!c.logs.isEmpty()) print(out, "      ", "        ", logs(c));
             List<Contention.HolderShare> holders = c.mainHolders();
@@ -109,7 +110,7 @@ public final class TextReport {
                 print(out, "      holder: ", "          ", String.format(Locale.ROOT, "%s (source: %s%s; %.0f%% of the waiting, %s)%s",
                         rec.threadName(hs.thread), hs.source(),
                         hs.inferredCount > 0 ? String.format(Locale.ROOT, ", confidence %.2f", hs.confidence()) : "",
-                        100 * c.share(hs), Fmt.count(hs.count, "wait"), h.op().storage() ? " in " + h.op().syscall + "(2)" : ""));
+                        100 * c.share(hs), Counts.of(hs.count, "wait"), h.op().storage() ? " in " + h.op().syscall + "(2)" : ""));
                 if (first) {
                     for (String fr : a.frameList(h.stack(), 8)) print(out, "          at ", "             ", fr);
                 }
@@ -133,7 +134,7 @@ public final class TextReport {
         for (int i = 0; i < c.logs.size(); i++) {
             var l = c.logs.get(i);
             if (i > 0) sb.append(", ");
-            sb.append(l.log()).append(" (").append(l.waits()).append(i == 0 ? " of " + Fmt.count(c.waitCount, "wait") + ", " : ", ")
+            sb.append(l.log()).append(" (").append(l.waits()).append(i == 0 ? " of " + Counts.of(c.waitCount, "wait") + ", " : ", ")
                     .append(Fmt.pct(l.nanos(), c.totalWaitNanos)).append(i == 0 ? " of the time waited)" : ")");
         }
         return sb.toString();
@@ -141,8 +142,8 @@ public final class TextReport {
 
     /** "recorded (12 lock events)", "inferred from 7 samples", or both. */
     static String source(Contention c) {
-        String recorded = "recorded (" + Fmt.count(c.recordedWaits, "lock event") + ")";
-        String inferred = "inferred from " + Fmt.count(c.inferredSamples, "sample");
+        String recorded = "recorded (" + Counts.of(c.recordedWaits, "lock event") + ")";
+        String inferred = "inferred from " + Counts.of(c.inferredSamples, "sample");
         return c.inferredWaits == 0 ? recorded : c.recordedWaits == 0 ? inferred : recorded + " + " + inferred;
     }
 
@@ -159,7 +160,7 @@ public final class TextReport {
         if (states.isEmpty()) return;
         int shown = Math.min(states.size(), Math.max(10, v.analysis().options().top()));
         out.println();
-        out.printf("Thread states (%s sampled, the busiest first; samples, then their states):%n", Fmt.count(states.size(), "thread"));
+        out.printf("Thread states (%s sampled, the busiest first; samples, then their states):%n", Counts.of(states.size(), "thread"));
         int nameWidth = (int) Math.min(ReportViews.LANE_LABEL, states.subList(0, shown).stream().mapToInt(s -> s.thread().lane().length()).max().orElse(0));
         for (ThreadStates s : states.subList(0, shown)) {
             List<String> parts = new ArrayList<>();
@@ -172,7 +173,7 @@ public final class TextReport {
             print(out, String.format(Locale.ROOT, "  %-" + nameWidth + "s %7s  ", name, s.total()), " ".repeat(nameWidth + 13),
                     String.join(", ", parts));
         }
-        if (states.size() > shown) out.println("  ... " + Fmt.count(states.size() - shown, "more thread") + " (--threads REGEX to see them)");
+        if (states.size() > shown) out.println("  ... " + Counts.of(states.size() - shown, "more thread") + " (--threads REGEX to see them)");
     }
 
     /** The agent's ops, longest first: op, duration, thread, partition, bytes, when. */
@@ -183,7 +184,7 @@ public final class TextReport {
         Recording rec = a.recording();
         int shown = Math.min(spans.size(), Math.max(10, a.options().top()));
         out.println();
-        out.printf("Agent ops (%s, longest first):%n", Fmt.count(spans.size(), "span"));
+        out.printf("Agent ops (%s, longest first):%n", Counts.of(spans.size(), "span"));
         for (Span s : spans.subList(0, shown)) {
             print(out, "  ", "      ", String.format(Locale.ROOT, "%-16s %10s  at +%.3f s  %s%s%s%s", s.opName(), Durations.text(s.duration()),
                     (s.start() - rec.startNanos()) / 1e9, rec.threadName(s.thread()),

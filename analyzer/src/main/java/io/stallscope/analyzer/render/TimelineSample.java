@@ -8,6 +8,7 @@ import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.util.Counts;
 
 import java.util.Locale;
 
@@ -55,7 +56,7 @@ record TimelineSample(long waits, long waitsShown, long samples, int sampleStrid
         if (!s.sampled()) return null;
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
                 "Analysed in %s of chunks: the totals count all %,d samples, %,d lock events and %,d waits; the examples show the longest %,d of %,d waits",
-                Fmt.count(s.windows(), "window"), s.samples(), s.lockEvents(), s.waits(), a.waits().size(), s.waits()));
+                Counts.of(s.windows(), "window"), s.samples(), s.lockEvents(), s.waits(), a.waits().size(), s.waits()));
         if (s.sampleStride() > 1) {
             b.append(String.format(Locale.ROOT, ", and the evidence and timeline read every %d%s sample of each thread",
                     s.sampleStride(), ordinal(s.sampleStride())));
