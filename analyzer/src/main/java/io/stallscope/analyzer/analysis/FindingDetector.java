@@ -78,8 +78,6 @@ final class FindingDetector {
         return f.kind().equals(Finding.STALLED_OP_UNDER_LOCK) ? 0 : f.kind().equals(Finding.CONTENDED_LOCKS) ? 2 : 1;
     }
 
-
-
     /**
      * What the ranking says of a lock's holders, as the text report's lock list does: each thread that explains
      * a tenth of the waiting or more, else that none does (a storm where a hundred threads take turns has no

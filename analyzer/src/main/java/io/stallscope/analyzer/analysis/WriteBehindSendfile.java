@@ -364,5 +364,4 @@ final class WriteBehindSendfile {
     private static double round(long nanos) {
         return Math.round(nanos / 1e4) / 100.0;
     }
-
 }

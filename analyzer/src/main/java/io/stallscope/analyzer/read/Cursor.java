@@ -27,7 +27,7 @@ final class Cursor {
         this.limit = limit;
         this.outerLimit = limit;
         this.array = buf.hasArray() ? buf.array() : null;
-        this.arrayOffset = buf.hasArray() ? buf.arrayOffset() : 0;
+        this.arrayOffset = array == null ? 0 : buf.arrayOffset();
     }
 
     static JfrFormatException corrupt(String what) {
