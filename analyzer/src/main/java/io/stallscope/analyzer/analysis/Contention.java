@@ -1,5 +1,7 @@
 package io.stallscope.analyzer.analysis;
 
+import io.stallscope.analyzer.util.Counts;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -141,8 +143,8 @@ public final class Contention {
     /** "no one thread explains 10% of the waiting (200 holders seen)": what a report says when no holder is main. */
     public String noMainHolder() {
         int seen = holders().size();
-        return String.format(java.util.Locale.ROOT, "no one thread explains %.0f%% of the waiting (%d holder%s seen)",
-                100 * MAIN_HOLDER_SHARE, seen, seen == 1 ? "" : "s");
+        return String.format(java.util.Locale.ROOT, "no one thread explains %.0f%% of the waiting (%s seen)",
+                100 * MAIN_HOLDER_SHARE, Counts.of(seen, "holder"));
     }
 
     /** The holder that caused most of the waiting, with its most telling attribution; null when unknown. */

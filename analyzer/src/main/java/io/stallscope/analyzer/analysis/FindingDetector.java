@@ -121,9 +121,9 @@ final class FindingDetector {
             Holder h = holders.get(0).tellingStorage;
             String holder = rec.threadName(h.thread());
             String frame = topJavaFrame(h.stack());
-            String summary = String.format("%s held %s while blocked in %s(2)%s; %d thread%s waited %s in total behind holders in file I/O (longest %s)",
-                    holder, c.label, h.op().syscall, frame == null ? "" : " in " + frame, waiters.size(),
-                    waiters.size() == 1 ? "" : "s", Durations.text(total), Durations.text(longest));
+            String summary = String.format("%s held %s while blocked in %s(2)%s; %s waited %s in total behind holders in file I/O (longest %s)",
+                    holder, c.label, h.op().syscall, frame == null ? "" : " in " + frame, Counts.of(waiters.size(), "thread"),
+                    Durations.text(total), Durations.text(longest));
             List<String> threads = new ArrayList<>();
             holders.forEach(e -> threads.add(rec.threadName(e.thread)));
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
@@ -138,8 +138,8 @@ final class FindingDetector {
                 Holder t = e.tellingStorage;
                 String how = t.how().equals(Holder.RECORDED) ? "recorded: jdk.JavaMonitorEnter previousOwner"
                         : String.format(java.util.Locale.ROOT, "inferred from samples inside the locked method, confidence %.2f", e.storageConfidence());
-                evidence.add(String.format("holder %s (%s) in %s(2) while %d wait%s totalling %s: %s", rec.threadName(e.thread),
-                        how, t.op().syscall, e.storageCount, e.storageCount == 1 ? "" : "s", Durations.text(e.storageNanos), a.frames(t.stack(), 10)));
+                evidence.add(String.format("holder %s (%s) in %s(2) while %s totalling %s: %s", rec.threadName(e.thread),
+                        how, t.op().syscall, Counts.of(e.storageCount, "wait"), Durations.text(e.storageNanos), a.frames(t.stack(), 10)));
             }
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
                     .thenComparing(Map.Entry::getKey)).limit(8)
@@ -253,17 +253,17 @@ final class FindingDetector {
             }
         }
         if (!networkThreads.isEmpty()) {
-            out.add(new Finding(Finding.NETWORK_THREAD_IO, String.format("%d network thread%s spent ~%s in sendfile/transferTo or file reads instead of serving sockets",
-                    networkThreads.size(), networkThreads.size() == 1 ? "" : "s", Durations.text(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal).at(networkAt));
+            out.add(new Finding(Finding.NETWORK_THREAD_IO, String.format("%s spent ~%s in sendfile/transferTo or file reads instead of serving sockets",
+                    Counts.of(networkThreads.size(), "network thread"), Durations.text(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal).at(networkAt));
         }
         if (!fsyncThreads.isEmpty()) {
-            out.add(new Finding(Finding.FSYNC_ON_PRODUCE, String.format("fsync on the produce path%s: %d thread%s spent ~%s in fsync",
-                    roll ? " during a segment roll" : "", fsyncThreads.size(), fsyncThreads.size() == 1 ? "" : "s", Durations.text(fsyncTotal)),
+            out.add(new Finding(Finding.FSYNC_ON_PRODUCE, String.format("fsync on the produce path%s: %s spent ~%s in fsync",
+                    roll ? " during a segment roll" : "", Counts.of(fsyncThreads.size(), "thread"), Durations.text(fsyncTotal)),
                     fsyncThreads, fsyncEvidence, fsyncTotal).at(fsyncAt));
         }
         if (unmapSamples >= 3) {
-            out.add(new Finding(Finding.INDEX_UNMAP_STORM, String.format("index resize / unmap storm: ~%s in munmap or ftruncate over %d samples on %d thread%s",
-                    Durations.text(unmapTotal), unmapSamples, unmapThreads.size(), unmapThreads.size() == 1 ? "" : "s"), unmapThreads, unmapEvidence, unmapTotal).at(unmapAt));
+            out.add(new Finding(Finding.INDEX_UNMAP_STORM, String.format("index resize / unmap storm: ~%s in munmap or ftruncate over %s on %s",
+                    Durations.text(unmapTotal), Counts.of(unmapSamples, "sample"), Counts.of(unmapThreads.size(), "thread")), unmapThreads, unmapEvidence, unmapTotal).at(unmapAt));
         }
     }
 

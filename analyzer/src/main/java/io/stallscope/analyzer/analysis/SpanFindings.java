@@ -3,6 +3,7 @@ package io.stallscope.analyzer.analysis;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.util.Counts;
 import io.stallscope.analyzer.util.Durations;
 
 import java.util.ArrayList;
@@ -52,8 +53,8 @@ final class SpanFindings {
             }
             Finding f = stalledOps.get(0);
             List<String> evidence = new ArrayList<>(f.evidence());
-            evidence.add(String.format(Locale.ROOT, "%d more agent op%s made others wait for their thread's lock, %s in total: %s",
-                    rest.size(), rest.size() == 1 ? "" : "s", Durations.text(nanos), ops.entrySet().stream()
+            evidence.add(String.format(Locale.ROOT, "%s made others wait for their thread's lock, %s in total: %s",
+                    Counts.of(rest.size(), "more agent op"), Durations.text(nanos), ops.entrySet().stream()
                             .map(e -> e.getKey() + " x" + e.getValue()).collect(java.util.stream.Collectors.joining(", "))));
             stalledOps.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details(), f.atNanos()));
         }
@@ -75,22 +76,21 @@ final class SpanFindings {
         waiters.sort(Comparator.comparingLong((Map.Entry<Integer, long[]> e) -> e.getValue()[0]).reversed()
                 .thenComparing(Map.Entry::getKey));
         boolean handlers = waiters.stream().allMatch(e -> KafkaThreads.role(rec.threadName(e.getKey())).equals(KafkaThreads.REQUEST_HANDLER));
-        String noun = (handlers ? "handler" : "thread") + (waiters.size() == 1 ? "" : "s");
         Holder h = st.telling;
         Sampled sampled = sampledDuring(s);
         // The thread's own samples inside the op say best where it sat; else the holder attribution's.
         IoOp sat = sampled != null && sampled.op.storage() ? sampled.op : h != null ? h.op() : IoOp.NONE;
         String in = sat.storage() ? "; it sat in " + sat.syscall + "(2)" : "";
         String each = Durations.list(waiters.stream().limit(8).mapToLong(e -> e.getValue()[0]).toArray())
-                + (waiters.size() > 8 ? " (first 8 of " + waiters.size() + ")" : "");
+                + (waiters.size() > 8 ? String.format(Locale.ROOT, " (first 8 of %,d)", waiters.size()) : "");
         int[] by = new int[3];
         waiters.forEach(e -> by[howIndex(e.getValue()[2])]++);
         List<String> hows = new ArrayList<>();
         for (int i = 0; i < by.length; i++) {
             if (by[i] > 0) hows.add(by[i] + " " + HOW[i]);
         }
-        String summary = String.format(Locale.ROOT, "%s %s on %s%s while %d %s waited for its lock %s (%s in total, longest %s; per waiter %s; %s)%s",
-                s.opName(), Durations.text(s.duration()), thread, forPartition(s), waiters.size(), noun, st.mainLock(),
+        String summary = String.format(Locale.ROOT, "%s %s on %s%s while %s waited for its lock %s (%s in total, longest %s; per waiter %s; %s)%s",
+                s.opName(), Durations.text(s.duration()), thread, forPartition(s), Counts.of(waiters.size(), handlers ? "handler" : "thread"), st.mainLock(),
                 Durations.text(st.waitNanos), Durations.text(st.longestWait), each, String.join(", ", hows), in);
         List<String> threads = new ArrayList<>();
         threads.add(thread);
@@ -109,8 +109,8 @@ final class SpanFindings {
         if (sampled != null) evidence.add(sampled.text);
         for (Map.Entry<Integer, long[]> e : waiters.subList(0, Math.min(waiters.size(), 8))) {
             long[] v = e.getValue();
-            evidence.add(String.format(Locale.ROOT, "waiter %s waited %s over %d wait%s during the op (%s)", rec.threadName(e.getKey()),
-                    Durations.text(v[0]), v[1], v[1] == 1 ? "" : "s", HOW_EVIDENCE[howIndex(v[2])]));
+            evidence.add(String.format(Locale.ROOT, "waiter %s waited %s over %s during the op (%s)", rec.threadName(e.getKey()),
+                    Durations.text(v[0]), Counts.of(v[1], "wait"), HOW_EVIDENCE[howIndex(v[2])]));
         }
         return new Finding(Finding.STALLED_OP_UNDER_LOCK, summary, threads, evidence, st.waitNanos).at(s.start());
     }
@@ -172,8 +172,8 @@ final class SpanFindings {
                 .comparing((Map.Entry<Integer, Long> e) -> a.classifier().io(e.getKey()).storage())
                 .thenComparing(Map.Entry::getValue).thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).get();
         IoOp op = a.classifier().io(best.getKey());
-        return new Sampled(op, String.format(Locale.ROOT, "%s sampled %d time%s during the op%s, e.g. %s", rec.threadName(s.thread()), n,
-                n == 1 ? "" : "s", op.storage() ? ", " + best.getValue() + " in " + op.syscall + "(2)" : "",
+        return new Sampled(op, String.format(Locale.ROOT, "%s sampled %s during the op%s, e.g. %s", rec.threadName(s.thread()), Counts.of(n, "time"),
+                op.storage() ? ", " + best.getValue() + " in " + op.syscall + "(2)" : "",
                 a.frames(best.getKey(), 10)));
     }
 

@@ -5,6 +5,7 @@ import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.util.Counts;
 import io.stallscope.analyzer.util.Durations;
 
 import java.util.ArrayList;
@@ -108,8 +109,8 @@ final class WriteBehindSendfile {
             long nanos = rest.stream().mapToLong(WriteBehindSendfile::total).sum();
             Finding f = found.get(0);
             List<String> evidence = new ArrayList<>(f.evidence());
-            evidence.add(String.format(Locale.ROOT, "%d more file%s had appends stalled behind reads, %s of overlap in total",
-                    rest.size(), rest.size() == 1 ? "" : "s", Durations.text(nanos)));
+            evidence.add(String.format(Locale.ROOT, "%s had appends stalled behind reads, %s of overlap in total",
+                    Counts.of(rest.size(), "more file"), Durations.text(nanos)));
             found.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details(), f.atNanos()));
         }
         out.addAll(found);
@@ -320,11 +321,11 @@ final class WriteBehindSendfile {
         details.put("path", w.path);
         details.put("topic", w.topic);
         details.put("partition", w.partition);
-        details.put("writeMs", round(w.duration()));
-        details.put("overlapMs", round(top.overlap));
-        details.put("overlapStartMs", round(Math.max(w.start, r.start) - rec.startNanos()));
+        details.put("writeMs", Durations.ms(w.duration()));
+        details.put("overlapMs", Durations.ms(top.overlap));
+        details.put("overlapStartMs", Durations.ms(Math.max(w.start, r.start) - rec.startNanos()));
         details.put("appends", pairs.size());
-        details.put("totalOverlapMs", round(totalOverlap));
+        details.put("totalOverlapMs", Durations.ms(totalOverlap));
         details.put("fileSystem", xfs ? dir.fileSystem() : "unknown");
         details.put("logDir", xfs ? dir.logDir() : null);
         details.put("device", xfs ? dir.device() : null);
@@ -346,7 +347,7 @@ final class WriteBehindSendfile {
         if (n == 0) return null;
         int stack = stacks.entrySet().stream().max(Map.Entry.<Integer, Integer>comparingByValue()
                 .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).get().getKey();
-        return String.format(Locale.ROOT, "was sampled %d time%s in %s(2) then, e.g. %s", n, n == 1 ? "" : "s", op.syscall,
+        return String.format(Locale.ROOT, "was sampled %s in %s(2) then, e.g. %s", Counts.of(n, "time"), op.syscall,
                 a.frames(stack, 8));
     }
 
@@ -359,9 +360,5 @@ final class WriteBehindSendfile {
 
     private static boolean empty(String s) {
         return s == null || s.isEmpty();
-    }
-
-    private static double round(long nanos) {
-        return Math.round(nanos / 1e4) / 100.0;
     }
 }

@@ -7,10 +7,6 @@ final class Fmt {
     private Fmt() {
     }
 
-    static double ms(long nanos) {
-        return Math.round(nanos / 1e4) / 100.0;
-    }
-
     /** A share in whole percent that never rounds a part to nothing or to everything. */
     static String pct(long n, long total) {
         double p = 100.0 * n / total;

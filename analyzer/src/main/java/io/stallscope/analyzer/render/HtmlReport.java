@@ -349,7 +349,7 @@ public final class HtmlReport {
     }
 
     private static ObjectNode flameNode(StackTree t, long minNanos, int depth) {
-        ObjectNode n = MAPPER.createObjectNode().put("n", t.name()).put("ms", Fmt.ms(t.nanos()));
+        ObjectNode n = MAPPER.createObjectNode().put("n", t.name()).put("ms", Durations.ms(t.nanos()));
         if (depth < 2 * STACK_DEPTH) {
             ArrayNode c = n.putArray("c");
             for (StackTree k : t.children(minNanos)) c.add(flameNode(k, minNanos, depth + 1));

@@ -15,6 +15,7 @@ import io.stallscope.analyzer.analysis.view.ThreadView;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
+import io.stallscope.analyzer.util.Durations;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -49,7 +50,7 @@ public final class JsonReport {
         root.put("tool", "stallscope-analyzer");
         root.put("formatVersion", 1);
         root.put("start", Instant.ofEpochSecond(0, origin).toString());
-        root.put("durationMs", Fmt.ms(rec.endNanos() - origin));
+        root.put("durationMs", Durations.ms(rec.endNanos() - origin));
         // 0: every wait and holder below is inferred from samples
         root.put("lockEvents", v.lockEvents());
 
@@ -61,8 +62,8 @@ public final class JsonReport {
             n.putPOJO("producers", f.producers);
             n.put("chunks", f.chunks);
             n.put("start", Instant.ofEpochSecond(0, f.startNanos).toString());
-            n.put("durationMs", Fmt.ms(f.endNanos - f.startNanos));
-            n.put("sampleIntervalMs", Fmt.ms(f.sampleIntervalNanos));
+            n.put("durationMs", Durations.ms(f.endNanos - f.startNanos));
+            n.put("sampleIntervalMs", Durations.ms(f.sampleIntervalNanos));
             n.putPOJO("eventCounts", f.eventCounts);
             n.putPOJO("warnings", f.warnings);
             f.warnings.forEach(w -> warnings.add(f.path + ": " + w));
@@ -88,8 +89,8 @@ public final class JsonReport {
             n.put("javaThreadId", t.javaId());
             n.put("osThreadId", t.osId());
             n.put("samples", t.samples());
-            n.put("waitMs", Fmt.ms(t.waitNanos()));
-            n.put("othersWaitedWhileHeldMs", Fmt.ms(t.heldNanos()));
+            n.put("waitMs", Durations.ms(t.waitNanos()));
+            n.put("othersWaitedWhileHeldMs", Durations.ms(t.heldNanos()));
         }
 
         ArrayNode contentions = root.putArray("contentions");
@@ -99,10 +100,10 @@ public final class JsonReport {
             n.put("lockType", c.lockType);
             // the Kafka logs whose agent ops the holders were in during the waits, with the waits each explains
             ArrayNode logs = n.putArray("logs");
-            for (var l : c.logs) logs.addObject().put("log", l.log()).put("waits", l.waits()).put("waitMs", Fmt.ms(l.nanos()));
+            for (var l : c.logs) logs.addObject().put("log", l.log()).put("waits", l.waits()).put("waitMs", Durations.ms(l.nanos()));
             n.put("site", c.site);
-            n.put("totalWaitMs", Fmt.ms(c.totalWaitNanos));
-            n.put("longestWaitMs", Fmt.ms(c.longestWaitNanos));
+            n.put("totalWaitMs", Durations.ms(c.totalWaitNanos));
+            n.put("longestWaitMs", Durations.ms(c.longestWaitNanos));
             n.put("waitCount", c.waitCount);
             // where the waits came from: "recorded" (lock events), "inferred" (samples), "recorded+inferred"
             n.put("source", c.source());
@@ -114,7 +115,7 @@ public final class JsonReport {
             for (Contention.Share s : c.waiters()) {
                 ObjectNode w = waiters.addObject();
                 w.put("thread", rec.threadName(s.thread));
-                w.put("waitMs", Fmt.ms(s.nanos));
+                w.put("waitMs", Durations.ms(s.nanos));
                 w.put("waits", s.count);
             }
             Holder h = c.mainHolder();
@@ -127,7 +128,7 @@ public final class JsonReport {
             for (Contention.HolderShare s : c.holders()) {
                 ObjectNode w = holders.addObject();
                 w.put("thread", rec.threadName(s.thread));
-                w.put("causedWaitMs", Fmt.ms(s.nanos));
+                w.put("causedWaitMs", Durations.ms(s.nanos));
                 w.put("waits", s.count);
                 w.put("share", Math.round(c.share(s) * 1000) / 1000.0);
                 w.put("source", s.source());
@@ -146,10 +147,10 @@ public final class JsonReport {
             n.put("summary", f.summary());
             n.putPOJO("threads", f.threads());
             n.putPOJO("evidence", f.evidence());
-            n.put("weightMs", Fmt.ms(f.weightNanos()));
+            n.put("weightMs", Durations.ms(f.weightNanos()));
             n.put("impact", Math.round(f.impact() / 1e6) / 1.0);
             // where the timeline shows it (the op's start, the longest wait, the first stall), null when it has no one moment
-            if (fv.hasMoment()) n.put("atMs", Fmt.ms(fv.atNanos()));
+            if (fv.hasMoment()) n.put("atMs", Durations.ms(fv.atNanos()));
             else n.putNull("atMs");
             // kind-specific facts (write-behind-sendfile: writerThread, readerThread, path, overlapMs, fileSystem...)
             f.details().forEach(n::putPOJO);
@@ -162,8 +163,8 @@ public final class JsonReport {
             n.put("thread", rec.threadName(s.thread()));
             n.put("op", s.opName());
             n.put("start", Instant.ofEpochSecond(0, s.start()).toString());
-            n.put("startMs", Fmt.ms(s.start() - origin));
-            n.put("durationMs", Fmt.ms(s.duration()));
+            n.put("startMs", Durations.ms(s.start() - origin));
+            n.put("durationMs", Durations.ms(s.duration()));
             n.put("threadRole", s.threadRole());
             n.put("topic", s.topic());
             n.put("partition", s.partition());

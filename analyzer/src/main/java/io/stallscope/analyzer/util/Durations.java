@@ -15,6 +15,11 @@ public final class Durations {
     /** Below this, seconds. */
     private static final long S_BELOW = 9_999_950_000_000L;
 
+    /** Milliseconds to two decimals, as JSON and the HTML's data carry every duration (never another unit). */
+    public static double ms(long nanos) {
+        return Math.round(nanos / 1e4) / 100.0;
+    }
+
     /** "736.4 ms", "35.2 s", "10.0 h". */
     public static String text(long nanos) {
         return String.format(Locale.ROOT, "%.1f %s", in(nanos, Math.abs(nanos)), unit(Math.abs(nanos)));

@@ -29,4 +29,12 @@ class DurationsTest {
         assertThat(Durations.list(new long[] {35_200_000_000L, 400_000_000L})).isEqualTo("35.2, 0.4 s");
         assertThat(Durations.list(new long[0])).isEmpty();
     }
+
+    @Test
+    void jsonKeepsMillisecondsToTwoDecimalsWhateverTheSize() {
+        assertThat(Durations.ms(736_354_999L)).isEqualTo(736.35);
+        assertThat(Durations.ms(36_000_000_000_000L)).isEqualTo(36_000_000.0);
+        assertThat(Durations.ms(4_999L)).isEqualTo(0.0);
+        assertThat(Durations.ms(5_000L)).isEqualTo(0.01);
+    }
 }
