@@ -1,7 +1,9 @@
 package io.stallscope.analyzer.analysis;
 
 import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Span;
 
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -46,6 +48,15 @@ public record Analysis(Recording recording, Options options, long[] intervals, S
             sb.append(recording.frames.label(f[i]));
         }
         return sb.toString();
+    }
+
+    /**
+     * The agent's spans within --from/--to, in time order (all of them: automation may want every op). Here, not in
+     * the JSON renderer: the text report reading them from there loaded Jackson, 0.1 s of a small report.
+     */
+    public List<Span> spansInView() {
+        return recording.spans.stream().filter(s -> s.end() >= options.from() && s.start() <= options.to())
+                .sorted(Comparator.comparingLong(Span::start).thenComparingInt(Span::thread)).toList();
     }
 
     public List<String> frameList(int stack, int depth) {

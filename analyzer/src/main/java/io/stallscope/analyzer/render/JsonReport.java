@@ -157,7 +157,7 @@ public final class JsonReport {
         }
 
         ArrayNode spans = root.putArray("spans");
-        for (Span s : spansInView(a)) {
+        for (Span s : a.spansInView()) {
             ObjectNode n = spans.addObject();
             n.put("type", s.type());
             n.put("thread", rec.threadName(s.thread()));
@@ -185,11 +185,4 @@ public final class JsonReport {
         n.putPOJO("frames", a.frameList(h.stack(), FRAMES));
         return n;
     }
-
-    /** The agent spans within --from/--to, in time order (all of them: automation may want every op). */
-    static List<Span> spansInView(Analysis a) {
-        return a.recording().spans.stream().filter(s -> s.end() >= a.options().from() && s.start() <= a.options().to())
-                .sorted(java.util.Comparator.comparingLong(Span::start).thenComparingInt(Span::thread)).toList();
-    }
-
 }

@@ -178,7 +178,7 @@ public final class TextReport {
 
     /** The agent's ops, longest first: op, duration, thread, partition, bytes, when. */
     private static void spans(Analysis a, PrintStream out) {
-        List<Span> spans = new ArrayList<>(JsonReport.spansInView(a));
+        List<Span> spans = new ArrayList<>(a.spansInView());
         if (spans.isEmpty()) return;
         spans.sort(Comparator.comparingLong(Span::duration).reversed().thenComparingLong(Span::start));
         Recording rec = a.recording();
