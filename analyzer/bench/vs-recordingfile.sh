@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times analyzer report against a bare RecordingFile pass on each FILE, RUNS (default 3) times alternated, each
-# pass in its own JVM: report as the launcher runs it (-XX:+UseParallelGC -Xmx512m, the shaded jar), the bare pass
+# pass in its own JVM: report through the launcher (bin/analyzer, its JVM options, JAVA_OPTS=-Xmx512m), the bare pass
 # with -Xmx4g. Then `analyzer --help` RUNS times: the JVM and the command line alone. Wall and user CPU per run;
 # a pass that fails says so ("Command exited with non-zero status"). Run it under flock -x /work/heavy.lock when
 # other work shares the machine.
@@ -24,10 +24,10 @@ timed() {
 }
 for f in "$@"; do
   for i in $(seq "$runs"); do
-    timed "$(basename "$f") report" java -XX:+UseParallelGC -Xmx512m -jar "$jar" report "$f"
+    timed "$(basename "$f") report" env JAVA_OPTS=-Xmx512m "$module/bin/analyzer" report "$f"
     timed "$(basename "$f") recordingfile" java -Xmx4g -cp "$cp" io.stallscope.analyzer.bench.Bench recordingfile "$f"
   done
 done
 for i in $(seq "$runs"); do
-  timed "--help" java -XX:+UseParallelGC -Xmx512m -jar "$jar" --help
+  timed "--help" env JAVA_OPTS=-Xmx512m "$module/bin/analyzer" --help
 done

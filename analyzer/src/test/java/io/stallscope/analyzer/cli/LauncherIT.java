@@ -75,6 +75,30 @@ class LauncherIT {
     }
 
     @Test
+    void runsC1AloneOnRecordingsUnder256MbUnlessTheOptionsPickTheCompilers() throws Exception {
+        String small = Fixtures.file("async-profiler-3.0-wall-20ms.jfr").toString();
+        // Sparse: 300 MB by its size, no disk used. Not a recording, so the report fails after the flags are printed.
+        Path big = dir.resolve("big.jfr");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength(300L << 20);
+        }
+        Result c1 = launchWith("-XX:+PrintCommandLineFlags", "report", small);
+        assertThat(c1.code()).as(c1.err()).isZero();
+        assertThat(c1.out()).contains("-XX:TieredStopAtLevel=1");
+        Result tiered = launchWith("-XX:+PrintCommandLineFlags", "report", big.toString());
+        assertThat(tiered.out()).contains("-XX:+PrintCommandLineFlags").doesNotContain("TieredStopAtLevel");
+        Result together = launchWith("-XX:+PrintCommandLineFlags", "report", small, big.toString());
+        assertThat(together.out()).as("the recordings' sizes add up").doesNotContain("TieredStopAtLevel");
+        // An existing file given to --json is output, not a recording.
+        Result output = launchWith("-XX:+PrintCommandLineFlags", "report", small, "--json", big.toString());
+        assertThat(output.code()).as(output.err()).isZero();
+        assertThat(output.out()).contains("-XX:TieredStopAtLevel=1");
+        Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:TieredStopAtLevel=4", "report", small);
+        assertThat(chosen.code()).as(chosen.err()).isZero();
+        assertThat(chosen.out()).doesNotContain("TieredStopAtLevel=1");
+    }
+
+    @Test
     void aTextReportLeavesJacksonUnloaded() throws Exception {
         // Loading Jackson took 0.1 s of a 0.45 s report of a small file; only --json and --html need it.
         Path classes = dir.resolve("classes.txt");

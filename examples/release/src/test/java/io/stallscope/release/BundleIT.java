@@ -73,6 +73,21 @@ class BundleIT {
     }
 
     @Test
+    void analyzerRunsC1AloneOnASmallRecordingWhenItCanSizeIt() throws Exception {
+        Path recording = contendedRecording(work.resolve("small.jfr"));
+        String command = home.resolve("bin/analyzer").toString();
+        // With wc (coreutils) on PATH the launcher sizes the recording; with only java it keeps the JVM's default.
+        Result sized = run(List.of(command, "report", recording.toString()),
+            Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin", "JAVA_OPTS", "-XX:+PrintCommandLineFlags"), work);
+        assertThat(sized.exitCode()).as(sized.output()).isZero();
+        assertThat(sized.output()).contains("-XX:TieredStopAtLevel=1");
+        Result bare = run(List.of(command, "report", recording.toString()),
+            Map.of("PATH", JAVA_BIN.toString(), "JAVA_OPTS", "-XX:+PrintCommandLineFlags"), work);
+        assertThat(bare.exitCode()).as(bare.output()).isZero();
+        assertThat(bare.output()).contains("-XX:+PrintCommandLineFlags").doesNotContain("TieredStopAtLevel");
+    }
+
+    @Test
     void theAgentsCommandLineRunsWithOnlyJavaOnThePath() throws Exception {
         Result version = run(List.of(home.resolve("bin/stallscope-agent").toString(), "--version"),
             Map.of("PATH", JAVA_BIN.toString()), work);
