@@ -75,7 +75,7 @@ class LauncherIT {
     }
 
     @Test
-    void runsC1AloneOnRecordingsUnder256MbUnlessTheOptionsPickTheCompilers() throws Exception {
+    void picksTheCompilersByTheRecordingsSizeUnlessTheOptionsDo() throws Exception {
         String small = Fixtures.file("async-profiler-3.0-wall-20ms.jfr").toString();
         // Sparse: 300 MB by its size, no disk used. Not a recording, so the report fails after the flags are printed.
         Path big = dir.resolve("big.jfr");
@@ -86,9 +86,10 @@ class LauncherIT {
         assertThat(c1.code()).as(c1.err()).isZero();
         assertThat(c1.out()).contains("-XX:TieredStopAtLevel=1");
         Result tiered = launchWith("-XX:+PrintCommandLineFlags", "report", big.toString());
-        assertThat(tiered.out()).contains("-XX:+PrintCommandLineFlags").doesNotContain("TieredStopAtLevel");
+        assertThat(tiered.out()).contains("-XX:Tier4InvocationThreshold=50000").doesNotContain("TieredStopAtLevel");
         Result together = launchWith("-XX:+PrintCommandLineFlags", "report", small, big.toString());
-        assertThat(together.out()).as("the recordings' sizes add up").doesNotContain("TieredStopAtLevel");
+        assertThat(together.out()).as("the recordings' sizes add up").contains("-XX:Tier4InvocationThreshold=50000")
+                .doesNotContain("TieredStopAtLevel");
         // An existing file given to --json is output, not a recording.
         Result output = launchWith("-XX:+PrintCommandLineFlags", "report", small, "--json", big.toString());
         assertThat(output.code()).as(output.err()).isZero();
@@ -96,6 +97,8 @@ class LauncherIT {
         Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:TieredStopAtLevel=4", "report", small);
         assertThat(chosen.code()).as(chosen.err()).isZero();
         assertThat(chosen.out()).doesNotContain("TieredStopAtLevel=1");
+        Result chosenBig = launchWith("-XX:+PrintCommandLineFlags -XX:Tier4InvocationThreshold=7000", "report", big.toString());
+        assertThat(chosenBig.out()).contains("-XX:Tier4InvocationThreshold=7000").doesNotContain("Tier4InvocationThreshold=50000");
     }
 
     @Test
