@@ -223,10 +223,6 @@ public final class HtmlReport {
         }
     }
 
-    private static double ms(long nanos, long origin) {
-        return Math.round((nanos - origin) / 1e4) / 100.0;
-    }
-
     private static ObjectNode data(ReportView v) {
         Analysis a = v.analysis();
         Recording rec = a.recording();
@@ -234,7 +230,7 @@ public final class HtmlReport {
         long from = Math.max(origin, a.options().from());
         long to = Math.min(rec.endNanos(), a.options().to());
         ObjectNode d = MAPPER.createObjectNode();
-        d.put("durationMs", ms(Math.max(to, from + 1), origin));
+        d.put("durationMs", Durations.ms(Math.max(to, from + 1) - origin));
 
         // Waits: the longest, if there are too many; locks in the order of the report.
         List<Wait> waits = new ArrayList<>(a.waits());
@@ -246,7 +242,7 @@ public final class HtmlReport {
         ArrayNode locks = d.putArray("locks");
         for (Contention c : a.contentions()) {
             lockIndex.put(c.key, lockIndex.size());
-            locks.addObject().put("label", c.label).put("totalWaitMs", Math.round(c.totalWaitNanos / 1e4) / 100.0).put("source", c.source());
+            locks.addObject().put("label", c.label).put("totalWaitMs", Durations.ms(c.totalWaitNanos)).put("source", c.source());
         }
 
         List<ThreadView> lanes = v.lanes();
@@ -292,7 +288,7 @@ public final class HtmlReport {
                     }
                     stackIo.add(v.inStorageCall(stack) ? 1 : 0);
                 }
-                ts.add(ms(c.time(), origin));
+                ts.add(Durations.ms(c.time() - origin));
                 ss.add(si);
                 st.add(c.state().ordinal());
                 ws.add(c.weight() * stride);
@@ -309,7 +305,7 @@ public final class HtmlReport {
         waits.sort(Comparator.comparingLong(w -> w.start));
         for (Wait w : waits) {
             ObjectNode n = wa.addObject();
-            n.put("th", w.thread).put("s", ms(w.start, origin)).put("e", ms(w.end, origin)).put("lock", lockIndex.get(w.lockKey));
+            n.put("th", w.thread).put("s", Durations.ms(w.start - origin)).put("e", Durations.ms(w.end - origin)).put("lock", lockIndex.get(w.lockKey));
             n.put("h", w.holder == null ? -1 : w.holder.thread());
             n.put("how", w.holder == null ? "" : w.holder.how());
             n.put("c", w.holder == null ? 0 : w.holder.confidence());
@@ -327,7 +323,7 @@ public final class HtmlReport {
         inView.sort(Comparator.comparingLong(Span::start));
         ArrayNode spans = d.putArray("spans");
         for (Span s : inView) {
-            ObjectNode n = spans.addObject().put("th", s.thread()).put("s", ms(s.start(), origin)).put("e", ms(s.end(), origin))
+            ObjectNode n = spans.addObject().put("th", s.thread()).put("s", Durations.ms(s.start() - origin)).put("e", Durations.ms(s.end() - origin))
                     .put("op", s.opName()).put("type", s.type()).put("tp", s.topicPartition() == null ? "" : s.topicPartition())
                     .put("bytes", s.bytes()).put("failed", s.failed());
             n.put("label", s.opName() + " " + Durations.text(s.duration()) + (s.topicPartition() == null ? "" : " " + s.topicPartition()));
@@ -335,7 +331,7 @@ public final class HtmlReport {
         ArrayNode io = d.putArray("io");
         for (IoEvent e : rec.io) {
             if (e.end() < from || e.start() > to || io.size() > WAIT_BUDGET) continue;
-            io.addObject().put("th", e.thread()).put("s", ms(e.start(), origin)).put("e", ms(e.end(), origin)).put("type", e.type());
+            io.addObject().put("th", e.thread()).put("s", Durations.ms(e.start() - origin)).put("e", Durations.ms(e.end() - origin)).put("type", e.type());
         }
         ObjectNode flames = d.putObject("flames");
         flames.set("waiting", flame(v.waitingStacks()));
