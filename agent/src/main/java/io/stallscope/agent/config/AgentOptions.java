@@ -25,10 +25,12 @@ public final class AgentOptions {
 
     private final Map<String, Object> values;
     private final Map<String, String> sources;
+    private final List<String> ignored;
 
-    private AgentOptions(Map<String, Object> values, Map<String, String> sources) {
+    private AgentOptions(Map<String, Object> values, Map<String, String> sources, List<String> ignored) {
         this.values = values;
         this.sources = sources;
+        this.ignored = ignored;
     }
 
     public static AgentOptions defaults() {
@@ -82,8 +84,14 @@ public final class AgentOptions {
         }
 
         Map<String, Object> values = new LinkedHashMap<>();
+        List<String> ignored = new ArrayList<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             OptionSpec spec = Options.spec(e.getKey());
+            String removed = Options.removed(e.getKey());
+            if (removed != null) {
+                ignored.add("ignored " + e.getKey() + " (" + sources.get(e.getKey()) + "): " + removed);
+                continue;
+            }
             if (spec == null) {
                 errors.add(unknown(sources.get(e.getKey()) + " key", e.getKey()));
                 continue;
@@ -97,7 +105,7 @@ public final class AgentOptions {
         if (!errors.isEmpty()) {
             throw new OptionException(String.join("; ", errors));
         }
-        return new AgentOptions(values, sources);
+        return new AgentOptions(values, sources, ignored);
     }
 
     private static String unknown(String where, String key) {
@@ -135,12 +143,19 @@ public final class AgentOptions {
 
     /** STALLSCOPE_SLOW_THRESHOLD_SEGMENT_FLUSH -> slow.threshold.segment_flush: '.' and '_' both map to '_'. */
     private static String keyForEnv(String envSuffix) {
-        for (String key : Options.keys()) {
-            if (key.replace('.', '_').replace('-', '_').equalsIgnoreCase(envSuffix)) {
-                return key;
+        for (Iterable<String> keys : List.of(Options.keys(), Options.removedKeys())) {
+            for (String key : keys) {
+                if (key.replace('.', '_').replace('-', '_').equalsIgnoreCase(envSuffix)) {
+                    return key;
+                }
             }
         }
         return null;
+    }
+
+    /** One clause per option given that this version no longer takes, with why: for the start-up line. */
+    public List<String> ignored() {
+        return ignored;
     }
 
     private Object get(String key) {
@@ -234,9 +249,6 @@ public final class AgentOptions {
     }
 
     /** 0 when the rolled segment's flush runs when Kafka schedules it. */
-    public long segmentFlushDelayNanos() {
-        return (Long) get(Options.MITIGATE_SEGMENT_FLUSH_DELAY);
-    }
 
     public long prefetchMaxBytes() {
         return (Long) get(Options.MITIGATE_PREFETCH_MAX_BYTES);

@@ -50,11 +50,7 @@ public final class ReferenceTables {
                 + "with `mitigate.prefetch.ahead.bytes` `ahead_warmed`, `ahead_dropped`, `ahead_REASON`, "
                 + "with `mitigate.prefetch.check.locks=true` `lock_checked` and `under_partition_lock`; "
                 + "roll-flush: `deferred`, `flushed`, `flushed_renamed` (its log dir was renamed meanwhile), `vanished`, "
-                + "`io_error`, `inline_max_pending`, `inline_detached`, `discarded_deleted_log` (with the delay: of a log "
-                + "renamed for deletion, whose flush is dropped); segment-flush-delay: `deferred`, "
-                + "`dropped_deleted_log` (a delayed flush of a log renamed for deletion, not run), from Kafka 3.7 "
-                + "`flushed_renamed` (Kafka's own snapshot fsync in a delayed flush, made at the log's new dir after a "
-                + "rename), `renamed_io_error`, `snapshot_dropped_deleted_log`; "
+                + "`io_error`, `inline_max_pending`, `inline_detached`; "
                 + "`error` in any"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
             + "into the page cache"},

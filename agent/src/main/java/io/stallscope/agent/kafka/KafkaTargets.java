@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static net.bytebuddy.matcher.ElementMatchers.isStatic;
 import static net.bytebuddy.matcher.ElementMatchers.nameEndsWith;
@@ -164,10 +163,7 @@ public final class KafkaTargets {
         .until("3.0", "kafka.log.Log became UnifiedLog in 3.0")
         .build();
 
-    /**
-     * roll-flush, 3.x: the same flush on UnifiedLog, with its includingOffset flag; the segment-flush delay's
-     * drop of a deleted log's flush, 3.0 on (in kafka-storage, private, from 4.1).
-     */
+    /** roll-flush, 3.x: the same flush on UnifiedLog, with its includingOffset flag (in kafka-storage, private, from 4.1). */
     public static final KafkaTarget UNIFIED_LOG_FLUSH = KafkaTarget.named("roll-flush.unifiedlog.flush",
             "UnifiedLog.flush(long,boolean)")
         .in(LOG + "UnifiedLog", STORAGE + "UnifiedLog")
@@ -181,24 +177,6 @@ public final class KafkaTargets {
         .in(LOG + "LocalLog")
         .shape(named("markFlushed").and(not(isStatic())).and(takesArguments(long.class)))
         .between("3.0", "4.0", "no LocalLog before 3.0; it moved to kafka-storage in 4.0")
-        .build();
-
-    /** segment-flush-delay: the Java scheduler, schedule(String, Runnable, long delayMs, long periodMs). */
-    public static final KafkaTarget SCHEDULER_SCHEDULE = KafkaTarget.named("segment-flush-delay.schedule",
-            "KafkaScheduler.schedule(String,Runnable,long,long)")
-        .in("org.apache.kafka.server.util.KafkaScheduler")
-        .shape(named("schedule").and(takesArguments(4)).and(takesArgument(0, String.class))
-            .and(takesArgument(2, long.class)).and(takesArgument(3, long.class)))
-        .since("3.5", "the scheduler was Scala, kafka.utils.KafkaScheduler")
-        .build();
-
-    /** segment-flush-delay: the Scala scheduler, schedule(String, Function0, long delay, long period, TimeUnit). */
-    public static final KafkaTarget SCALA_SCHEDULER_SCHEDULE = KafkaTarget.named("segment-flush-delay.scala.schedule",
-            "KafkaScheduler.schedule(String,Function0,long,long,TimeUnit)")
-        .in("kafka.utils.KafkaScheduler")
-        .shape(named("schedule").and(takesArguments(5)).and(takesArgument(0, String.class))
-            .and(takesArgument(2, long.class)).and(takesArgument(3, long.class)).and(takesArgument(4, TimeUnit.class)))
-        .until("3.5", "the scheduler is Java, org.apache.kafka.server.util.KafkaScheduler")
         .build();
 
     // ---- stop/start breakdown (stopstart): where a broker's stop and start go ----
@@ -295,8 +273,7 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM,
-            FETCH_READ, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH, LOCAL_LOG_MARK_FLUSHED,
-            SCHEDULER_SCHEDULE, SCALA_SCHEDULER_SCHEDULE));
+            FETCH_READ, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH, LOCAL_LOG_MARK_FLUSHED));
     }
 
     /** The stop/start breakdown's entries, in the order its catalog test lists them. */

@@ -68,14 +68,6 @@ public final class Mitigations {
                 all.addAll(m.transformations());
             }
         }
-        if (options.segmentFlushDelayNanos() > 0) {
-            SegmentFlushDelayMitigation m = SegmentFlushDelayMitigation.resolve(shapes, options.segmentFlushDelayNanos());
-            status.add(m.describe());
-            if (m.applies()) {
-                SegmentFlushDelayHooks.install(options.segmentFlushDelayNanos(), metrics);
-                all.addAll(m.transformations());
-            }
-        }
         Mitigations mitigations = new Mitigations(inst, log, status, rollFlush);
         if (!all.byType().isEmpty()) {
             mitigations.transformer = weave(all, inst, metrics, log);
@@ -101,7 +93,6 @@ public final class Mitigations {
      * broker's log; the others are still synced), and restores Kafka's code.
      */
     public void stop() {
-        SegmentFlushDelayHooks.uninstall();
         FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
         if (warmer != null) {
             warmer.close();

@@ -104,23 +104,6 @@ final class PendingSnapshots {
     }
 
     /**
-     * Forgets the pending snapshots of the log in {@code dir}, a log renamed for deletion whose delayed
-     * flush is dropped: Kafka deletes their files with the directory, and no flush of that log will come
-     * to sync them, so they would hold a {@code maxPending} slot until detach. Returns how many.
-     */
-    int discard(File dir) {
-        File absolute = dir.getAbsoluteFile();
-        int discarded = 0;
-        for (Entry entry : files.values()) {
-            if (absolute.equals(entry.current().getParentFile()) && files.remove(entry.written, entry)) {
-                discarded++;
-                metrics.event(MITIGATION, "discarded_deleted_log");
-            }
-        }
-        return discarded;
-    }
-
-    /**
      * On detach: fsyncs every pending snapshot, going on past failures; returns one line per snapshot
      * that could not be made durable (now, or earlier).
      */

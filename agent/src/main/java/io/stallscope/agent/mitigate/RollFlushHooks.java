@@ -129,14 +129,6 @@ public final class RollFlushHooks {
         }
     }
 
-    /** A log renamed for deletion whose delayed flush is dropped: its pending snapshots go with it. */
-    static void logDropped(File dir) {
-        PendingSnapshots snapshots = pending;
-        if (snapshots != null) {
-            snapshots.discard(dir);
-        }
-    }
-
     private static void failed(Throwable t) {
         MitigationMetrics m = metrics;
         if (m != null) {

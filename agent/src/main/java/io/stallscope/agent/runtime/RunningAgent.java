@@ -62,7 +62,7 @@ final class RunningAgent {
 
     static RunningAgent create(AgentOptions options, Instrumentation inst, String how, BrokerLog log,
                                String bootstrapProblem) {
-        List<String> problems = new ArrayList<>();
+        List<String> problems = new ArrayList<>(options.ignored());
         if (bootstrapProblem != null) {
             problems.add("bootstrap class path not usable: " + bootstrapProblem);
         }
@@ -174,10 +174,7 @@ final class RunningAgent {
     }
 
     private static String mitigationsAsked(AgentOptions options) {
-        List<String> asked = new ArrayList<>(options.mitigations());
-        if (options.segmentFlushDelayNanos() > 0) {
-            asked.add("segment-flush-delay");
-        }
+        List<String> asked = options.mitigations();
         return asked.isEmpty() ? "none" : String.join(",", asked);
     }
 

@@ -20,7 +20,7 @@ class MitigationOptionsTest {
         AgentOptions o = parse("");
         assertThat(o.mitigate("roll-flush")).isFalse();
         assertThat(o.mitigate("prefetch")).isFalse();
-        assertThat(o.segmentFlushDelayNanos()).isZero();
+        assertThat(o.ignored()).isEmpty();
         assertThat(o.rollFlushMaxPending()).isEqualTo(1000);
         assertThat(o.prefetchMaxBytes()).isEqualTo(1L << 20);
         assertThat(o.prefetchMinBytes()).isEqualTo(4096);
@@ -46,13 +46,22 @@ class MitigationOptionsTest {
         assertThatThrownBy(() -> parse("mitigate=roll-flush,prefech")).hasMessageContaining("'prefech'");
     }
 
+    /**
+     * The removed segment-flush delay (it lost acknowledged records on a power cut): a broker that still sets
+     * it keeps the agent, strict or not, and the start-up line says it was ignored and why.
+     */
     @Test
-    void segmentFlushDelayIsBoundedToFiveMinutes() throws Exception {
-        assertThat(parse("mitigate.segment.flush.delay=0").segmentFlushDelayNanos()).isZero();
-        assertThat(parse("mitigate.segment.flush.delay=30s").segmentFlushDelayNanos()).isEqualTo(30_000_000_000L);
-        assertThat(parse("mitigate.segment.flush.delay=5m").segmentFlushDelayNanos()).isEqualTo(300_000_000_000L);
-        assertThatThrownBy(() -> parse("mitigate.segment.flush.delay=301s")).hasMessageContaining("from 0 to 5m");
-        assertThatThrownBy(() -> parse("mitigate.segment.flush.delay=10")).hasMessageContaining("with a unit");
+    void theRemovedSegmentFlushDelayIsIgnoredWithItsReasonNotRefused() throws Exception {
+        for (AgentOptions o : new AgentOptions[] {
+            parse("mitigate=roll-flush,mitigate.segment.flush.delay=20s,strict=true"),
+            AgentOptions.parse("strict=true", Map.of("STALLSCOPE_MITIGATE_SEGMENT_FLUSH_DELAY", "20s"))}) {
+            assertThat(o.strict()).isTrue();
+            assertThat(o.ignored()).singleElement().asString()
+                .startsWith("ignored mitigate.segment.flush.delay (")
+                .contains("removed: on a power cut it lost acknowledged records");
+        }
+        assertThat(parse("mitigate.segment.flush.delay=20s,mitigate=roll-flush").mitigate("roll-flush")).isTrue();
+        assertThatThrownBy(() -> parse("mitigate.segment.flush.dely=20s")).hasMessageContaining("unknown option");
     }
 
     @Test

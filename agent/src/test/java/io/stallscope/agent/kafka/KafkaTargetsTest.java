@@ -29,20 +29,20 @@ class KafkaTargetsTest {
         "segment.flush", "records.append", "index.resize", "jdk.transferTo", "log.roll", "snapshot.take",
         "snapshot.write", "snapshot.flush", "segment.inactive", "segment.read", "tls.transferFrom",
         "prefetch.fetch.read", "roll-flush.snapshot.write", "roll-flush.roll", "roll-flush.log.flush", "roll-flush.unifiedlog.flush",
-        "roll-flush.locallog.markFlushed", "segment-flush-delay.schedule", "segment-flush-delay.scala.schedule"};
+        "roll-flush.locallog.markFlushed"};
 
-    //                          flush  append index   jdk  roll   take   write flush inact read  tls | pf.read rf.write rf.roll rf.lflush rf.uflush rf.mark | sched ssched
+    //                          flush  append index   jdk  roll   take   write flush inact read  tls | pf.read rf.write rf.roll rf.lflush rf.uflush rf.mark
     private static final String[] TABLE = {
-        "2.8.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     k        k       k         -         -         -      ku",
-        "3.4.1   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     k        k       -         k         k         -      ku",
-        "3.6.2   k      r      s+s    jdk  k      s      s     -     k     k     n     ks     s        k       -         k         k         su     -",
-        "3.7.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k         su     -",
-        "3.9.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k         su     -",
-        "4.0.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         -         su     -",
-        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
-        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
-        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
-        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -         su     -",
+        "2.8.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     k        k       k         -         -",
+        "3.4.1   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     k        k       -         k         k",
+        "3.6.2   k      r      s+s    jdk  k      s      s     -     k     k     n     ks     s        k       -         k         k",
+        "3.7.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k",
+        "3.9.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k",
+        "4.0.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         -",
+        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
+        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
+        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
+        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
     };
 
     /** Longest prefix first: record.internal before record. */
@@ -51,10 +51,8 @@ class KafkaTargetsTest {
         {"org.apache.kafka.common.record.internal.", "ri"},
         {"org.apache.kafka.common.record.", "r"},
         {"org.apache.kafka.common.network.", "n"},
-        {"org.apache.kafka.server.util.", "su"},
         {"kafka.log.", "k"},
         {"kafka.server.", "ks"},
-        {"kafka.utils.", "ku"},
         {"sun.nio.ch.", "jdk"},
     };
 

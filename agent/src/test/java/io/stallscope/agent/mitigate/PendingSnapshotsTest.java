@@ -112,28 +112,6 @@ class PendingSnapshotsTest {
             .count()).as("synced at its new path, not counted as vanished").isEqualTo(1);
     }
 
-    @Test
-    void aLogRenamedForDeletionGivesUpItsSlotsAndNoOtherLogs(@TempDir Path tmp) throws Exception {
-        Path source = Files.createDirectories(tmp.resolve("topic-0"));
-        RenamedLog moved = new RenamedLog(source.toFile());
-        Path other = Files.createDirectories(tmp.resolve("topic-1"));
-        assertThat(pending.defer(snapshot(source, 100), moved)).isTrue();
-        assertThat(pending.defer(snapshot(source, 200), moved)).isTrue();
-        assertThat(pending.defer(snapshot(other, 100), new RenamedLog(other.toFile()))).isTrue();
-
-        Path deleted = tmp.resolve("topic-0.0c4f-delete");
-        Files.move(source, deleted); // the source of a log-dir move, replaced by its -future copy
-        moved.dir = deleted.toFile();
-
-        assertThat(pending.discard(deleted.toFile())).isEqualTo(2);
-        assertThat(pending.size()).as("only the other log's snapshot is left").isEqualTo(1);
-        assertThat(registry.counter(MitigationMetrics.EVENTS, "mitigation", "roll-flush", "event",
-            "discarded_deleted_log").count()).isEqualTo(2);
-        assertThat(pending.flushAll()).isEmpty();
-        assertThat(registry.counter(MitigationMetrics.EVENTS, "mitigation", "roll-flush", "event", "vanished")
-            .count()).isZero();
-    }
-
     /** The one method of Kafka's Log/UnifiedLog that PendingSnapshots uses: dir(), which a rename changes. */
     public static final class RenamedLog {
         volatile File dir;

@@ -22,15 +22,13 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Nothing lost with the mitigations on: a real broker with every mitigation (roll-flush, prefetch, the
- * rolled segment's flush deferred by 20 s) under steady acks=all idempotent produce load and a consumer
+ * Nothing lost with the mitigations on: a real broker with every mitigation (roll-flush, prefetch) under
+ * steady acks=all idempotent produce load and a consumer
  * re-reading the log, killed with SIGKILL at random moments (3 times in the default build, 10 and more with
- * -Dstallscope.mitigate.kills=10). -Dstallscope.mitigate.kill.set=roll-flush (or prefetch, or
- * segment-flush-delay) runs one mitigation alone; -Dstallscope.mitigate.kill.versions=2.8.2,3.6.2 other
+ * -Dstallscope.mitigate.kills=10). -Dstallscope.mitigate.kill.set=roll-flush (or prefetch) runs one
+ * mitigation alone; -Dstallscope.mitigate.kill.versions=2.8.2,3.6.2 other
  * versions than 3.6.2 and 4.1.2. Simulated: a slow disk (every
- * fsync of the broker's .log/.snapshot/index files delayed 10 ms by the LD_PRELOAD shim). The broker
- * never lives 20 s, so at every kill the rolled segments' flushes are still pending (and on 2.8-3.6
- * the snapshots whose fsync roll-flush deferred to them). After each restart the log recovers and the
+ * fsync of the broker's .log/.snapshot/index files delayed 10 ms by the LD_PRELOAD shim). After each restart the log recovers and the
  * same producer carries on; at the end every acknowledged record is in the log exactly once, in order,
  * and no send failed (no sequence error). SIGKILL keeps the page cache: this checks Kafka's recovery
  * with the mitigations, not power loss.
@@ -44,12 +42,10 @@ class KillRecoveryIT {
     private static final String TOPIC = "kills";
     /** 3 in the default build (each kill costs a restart); -Dstallscope.mitigate.kills=10 for the full run. */
     private static final int KILLS = Integer.getInteger("stallscope.mitigate.kills", 3);
-    private static final Duration FLUSH_DELAY = Duration.ofSeconds(20);
-    /** all (the default), or one of roll-flush, prefetch, segment-flush-delay alone. */
+    /** all (the default), or one of roll-flush, prefetch alone. */
     private static final String SET = System.getProperty("stallscope.mitigate.kill.set", "all");
     private static final boolean ROLL_FLUSH = SET.equals("all") || SET.equals("roll-flush");
     private static final boolean PREFETCH = SET.equals("all") || SET.equals("prefetch");
-    private static final boolean FLUSH_DELAYED = SET.equals("all") || SET.equals("segment-flush-delay");
 
     static List<String> versions() {
         return List.of(System.getProperty("stallscope.mitigate.kill.versions", "3.6.2,4.1.2").split(","));
@@ -63,15 +59,10 @@ class KillRecoveryIT {
         if (PREFETCH) {
             mitigations.add("prefetch");
         }
-        String options = mitigations.isEmpty() ? "" : "mitigate=" + String.join(",", mitigations);
-        if (FLUSH_DELAYED) {
-            options += (options.isEmpty() ? "" : ",") + "mitigate.segment.flush.delay=" + FLUSH_DELAY.toSeconds() + "s";
+        if (mitigations.isEmpty()) {
+            throw new IllegalArgumentException("unknown stallscope.mitigate.kill.set " + SET + ": all, roll-flush or prefetch");
         }
-        if (options.isEmpty()) {
-            throw new IllegalArgumentException("unknown stallscope.mitigate.kill.set " + SET
-                + ": all, roll-flush, prefetch or segment-flush-delay");
-        }
-        return options;
+        return "mitigate=" + String.join(",", mitigations);
     }
 
     /** The broker on its disk: here the shim's, every fsync of the partition's files 10 ms late. */
@@ -100,29 +91,16 @@ class KillRecoveryIT {
             SequencedProducer producer = new SequencedProducer(KafkaClients.producerConfig(broker), TOPIC, 2000);
             try (BackgroundReader reader = new BackgroundReader(broker, TOPIC)) {
                 for (int kill = 1; kill <= KILLS; kill++) {
-                    long upAt = System.nanoTime();
                     long ackedBefore = producer.ackedCount();
                     // at least one roll (1 MiB at 1 MB/s), then a random moment of the next 2.5 s
                     waitFor(() -> producer.ackedCount() >= ackedBefore + 2500, Duration.ofSeconds(90),
                         context + ": producer made no progress after restart " + (kill - 1));
                     Thread.sleep(random.nextInt(2500));
                     PrometheusScrape m = PrometheusScrape.scrape(mb.prometheusPort);
-                    if (FLUSH_DELAYED) {
-                        assertThat(Duration.ofNanos(System.nanoTime() - upAt)).as(context + ": a roll's flush is still pending")
-                            .isLessThan(FLUSH_DELAY);
-                        assertThat(m.event("segment-flush-delay", "deferred")).as(context + ": deferred flushes").isPositive();
-                    }
                     if (ROLL_FLUSH && !KafkaVersion.of(version).isAtLeast(3, 7, 0)) {
                         assertThat(m.event("roll-flush", "deferred")).as(context + ": snapshots deferred").isPositive();
-                        if (FLUSH_DELAYED) {
-                            // the deferred segment flush holds the snapshots' fsync back too; alone, the
-                            // flush-log job fsyncs them milliseconds after the roll, so a kill rarely meets one
-                            assertThat(m.event("roll-flush", "deferred")).as(context + ": snapshots pending at the kill")
-                                .isGreaterThan(m.event("roll-flush", "flushed"));
-                        }
                     }
-                    atKills.add(String.format("kill %d: %.0f flushes deferred, %.0f snapshots deferred / %.0f fsynced,"
-                            + " %.0f fetches warmed", kill, m.event("segment-flush-delay", "deferred"),
+                    atKills.add(String.format("kill %d: %.0f snapshots deferred / %.0f fsynced, %.0f fetches warmed", kill,
                         m.event("roll-flush", "deferred"), m.event("roll-flush", "flushed"), m.event("prefetch", "warmed")));
                     broker.kill();
                     broker.start(); // log recovery runs here; start() returns once the broker answers

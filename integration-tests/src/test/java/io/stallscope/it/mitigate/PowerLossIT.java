@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is counted from its log ("Failed to load producer snapshot"), as is what the cut cost: the acknowledged
  * records the recovered log lacks.
  *
- * <p>-Dstallscope.powerloss.set=none (no agent), roll-flush, or segment-flush-delay (20 s);
+ * <p>-Dstallscope.powerloss.set=none (no agent) or roll-flush;
  * -Dstallscope.powerloss.cuts=10; -Dstallscope.powerloss.versions=2.8.2,3.6.2; -Dstallscope.powerloss.fs=ext4.
  * The default (one cut, 3.6.2, roll-flush, XFS) is the CI smoke; scripts/bench-power-loss runs the full matrix.
  * The recovery-point checkpoint is written every second (Kafka's default: a minute) so that a run of a minute
@@ -49,7 +49,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PowerLossIT {
     private static final String TOPIC = "power";
     private static final int RATE = 2000;
-    private static final Duration FLUSH_DELAY = Duration.ofSeconds(20);
     private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "realdisk").toAbsolutePath();
     private static final int CUTS = Integer.getInteger("stallscope.powerloss.cuts", 1);
     private static final String SET = System.getProperty("stallscope.powerloss.set", "roll-flush");
@@ -66,9 +65,7 @@ class PowerLossIT {
         return switch (set) {
             case "none" -> null;
             case "roll-flush" -> "mitigate=roll-flush";
-            case "segment-flush-delay" -> "mitigate.segment.flush.delay=" + FLUSH_DELAY.toSeconds() + "s";
-            default -> throw new IllegalArgumentException("unknown stallscope.powerloss.set " + set
-                + ": none, roll-flush or segment-flush-delay");
+            default -> throw new IllegalArgumentException("unknown stallscope.powerloss.set " + set + ": none or roll-flush");
         };
     }
 
@@ -222,8 +219,8 @@ class PowerLossIT {
     private static String counters(int port) {
         try {
             PrometheusScrape m = PrometheusScrape.scrape(port);
-            return String.format(Locale.ROOT, "; at the cut: %.0f segment flushes deferred, %.0f snapshots deferred / %.0f fsynced",
-                m.event("segment-flush-delay", "deferred"), m.event("roll-flush", "deferred"), m.event("roll-flush", "flushed"));
+            return String.format(Locale.ROOT, "; at the cut: %.0f snapshots deferred / %.0f fsynced",
+                m.event("roll-flush", "deferred"), m.event("roll-flush", "flushed"));
         } catch (Exception e) {
             return "; agent metrics unreadable: " + e;
         }

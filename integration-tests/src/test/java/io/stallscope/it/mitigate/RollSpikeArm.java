@@ -17,10 +17,6 @@ enum RollSpikeArm {
     ROLL_FLUSH("roll-flush", Duration.ofMillis(50), true, "mitigate=roll-flush"),
     /** The agent jar named by -Dstallscope.bench.baseline.jar (an earlier build), to compare a change; also below. */
     ROLL_FLUSH_BASELINE("roll-flush-baseline", Duration.ofMillis(50), true, "mitigate=roll-flush"),
-    ROLL_FLUSH_DELAY("roll-flush+flush-delay", Duration.ofMillis(50), true,
-        "mitigate=roll-flush,mitigate.segment.flush.delay=10s"),
-    ROLL_FLUSH_DELAY_BASELINE("roll-flush+flush-delay-baseline", Duration.ofMillis(50), true,
-        "mitigate=roll-flush,mitigate.segment.flush.delay=10s"),
     FLOOR_NO_DELAY("floor-no-delay", Duration.ZERO, true, ""),
     FLOOR_NO_ROLL("floor-no-roll", Duration.ZERO, false, "");
 
@@ -44,7 +40,7 @@ enum RollSpikeArm {
     }
 
     boolean baseline() {
-        return this == ROLL_FLUSH_BASELINE || this == ROLL_FLUSH_DELAY_BASELINE;
+        return this == ROLL_FLUSH_BASELINE;
     }
 
     static RollSpikeArm of(String label) {
