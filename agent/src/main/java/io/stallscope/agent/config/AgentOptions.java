@@ -49,13 +49,17 @@ public final class AgentOptions {
         Map<String, String> raw = new LinkedHashMap<>();
         Map<String, String> sources = new LinkedHashMap<>();
         List<String> errors = new ArrayList<>();
+        List<String> ignored = new ArrayList<>();
 
         for (Map.Entry<String, String> e : env.entrySet()) {
             if (e.getKey().startsWith(ENV_PREFIX) && !e.getKey().equals("STALLSCOPE_HOME")) {
                 String key = keyForEnv(e.getKey().substring(ENV_PREFIX.length()));
                 if (key == null) {
-                    errors.add(unknown("environment " + e.getKey(), e.getKey().substring(ENV_PREFIX.length())
-                        .toLowerCase(Locale.ROOT).replace('_', '.')));
+                    // not refused: the prefix is not ours alone (Kubernetes gives every pod STALLSCOPE_SERVICE_HOST
+                    // when a Service is named stallscope), and a refusal would leave the broker without the agent,
+                    // or with strict=true not started at all. The value is never echoed: it may be anything.
+                    ignored.add("ignored environment " + e.getKey() + ": not an option" + nearest(e.getKey()
+                        .substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.')));
                 } else {
                     raw.put(key, e.getValue());
                     sources.put(key, "environment " + e.getKey());
@@ -84,7 +88,6 @@ public final class AgentOptions {
         }
 
         Map<String, Object> values = new LinkedHashMap<>();
-        List<String> ignored = new ArrayList<>();
         for (Map.Entry<String, String> e : raw.entrySet()) {
             OptionSpec spec = Options.spec(e.getKey());
             String removed = Options.removed(e.getKey());
@@ -93,7 +96,7 @@ public final class AgentOptions {
                 continue;
             }
             if (spec == null) {
-                errors.add(unknown(sources.get(e.getKey()) + " key", e.getKey()));
+                errors.add(unknown(e.getKey()));
                 continue;
             }
             try {
@@ -108,10 +111,13 @@ public final class AgentOptions {
         return new AgentOptions(values, sources, ignored);
     }
 
-    private static String unknown(String where, String key) {
+    private static String unknown(String key) {
+        return "unknown option '" + key + "'" + nearest(key);
+    }
+
+    private static String nearest(String key) {
         String near = Suggest.nearest(key, Options.keys());
-        return "unknown option '" + key + "'" + (where.startsWith("environment") ? " (" + where + ")" : "")
-            + (near == null ? "" : " (did you mean '" + near + "'?)");
+        return near == null ? "" : " (did you mean '" + near + "'?)";
     }
 
     private static Map<String, String> splitArgs(String args, List<String> errors) {

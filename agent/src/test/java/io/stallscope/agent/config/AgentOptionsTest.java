@@ -112,11 +112,32 @@ class AgentOptionsTest {
     }
 
     @Test
-    void unknownEnvironmentVariableAndUnreadableFileAreErrors(@TempDir Path dir) {
-        assertThatThrownBy(() -> AgentOptions.parse("", Map.of("STALLSCOPE_PROMETEUS", "9405")))
-            .hasMessageContaining("STALLSCOPE_PROMETEUS").hasMessageContaining("did you mean 'prometheus'?");
+    void anUnreadableFileIsAnError(@TempDir Path dir) {
         assertThatThrownBy(() -> AgentOptions.parse("config=" + dir.resolve("missing.properties"), NO_ENV))
             .hasMessageContaining("cannot read config file");
+    }
+
+    /**
+     * STALLSCOPE_ is not our prefix alone: Kubernetes puts STALLSCOPE_SERVICE_HOST and _PORT into every pod of a
+     * namespace with a Service named stallscope, and the project's own scripts set STALLSCOPE_ANALYZER_JAR. Such a
+     * variable is no option: it is named once in the start-up line, its value never, and with strict=true too
+     * the agent starts.
+     */
+    @Test
+    void otherStallscopeVariablesAreIgnoredAndNamedNotRefused() throws Exception {
+        Map<String, String> env = Map.of("STALLSCOPE_SERVICE_HOST", "10.0.0.1", "STALLSCOPE_SERVICE_PORT", "9405",
+            "STALLSCOPE_ANALYZER_JAR", "/opt/a.jar", "STALLSCOPE_PROMETEUS", "9405", "STALLSCOPE_JFR", "false");
+        AgentOptions o = AgentOptions.parse("strict=true", env);
+        assertThat(o.strict()).isTrue();
+        assertThat(o.jfr()).as("a real option from the environment still counts").isFalse();
+        assertThat(o.ignored()).containsExactlyInAnyOrder(
+            "ignored environment STALLSCOPE_SERVICE_HOST: not an option",
+            "ignored environment STALLSCOPE_SERVICE_PORT: not an option",
+            "ignored environment STALLSCOPE_ANALYZER_JAR: not an option",
+            "ignored environment STALLSCOPE_PROMETEUS: not an option (did you mean 'prometheus'?)");
+        assertThat(String.join(";", o.ignored())).doesNotContain("10.0.0.1").doesNotContain("/opt/a.jar");
+        assertThat(AgentOptions.strictRequested("", Map.of("STALLSCOPE_SERVICE_HOST", "10.0.0.1", "STALLSCOPE_STRICT", "true")))
+            .isTrue();
     }
 
     @Test
