@@ -62,6 +62,28 @@ class BundleIT {
         assertThat(home.resolve("examples/release")).as("the bundle's own build").doesNotExist();
     }
 
+    /**
+     * The examples and docs ship as the repository holds them: no build output (an examples/ project's target/,
+     * with surefire XML naming the build host's user and paths), no report, capture or log left in the tree.
+     * Every such entry must be a file git tracks; checked in a git checkout (the source tree of this build).
+     */
+    @Test
+    void itShipsOnlyTrackedFilesNoBuildOutput() throws Exception {
+        List<String> shipped;
+        try (var files = Files.walk(home)) {
+            shipped = files.filter(Files::isRegularFile).map(p -> home.relativize(p).toString())
+                .filter(p -> p.startsWith("examples/") || p.startsWith("docs/")).sorted().toList();
+        }
+        assertThat(shipped).isNotEmpty().noneMatch(p -> p.contains("/target/") || p.endsWith(".jfr") || p.endsWith(".log"));
+        Path root = Path.of(System.getProperty("stallscope.root.dir", "../.."));
+        Result tracked = run(List.of("git", "-C", root.toString(), "ls-files", "--", "examples", "docs"), Map.of(), work);
+        if (tracked.exitCode() == 0) {
+            assertThat(tracked.output().lines().toList()).as("files git tracks in %s", root).containsAll(shipped);
+        } else {
+            System.out.println("BundleIT: not a git checkout, shipped files not compared with git: " + tracked.output());
+        }
+    }
+
     @Test
     void analyzerReportRunsWithOnlyJavaOnThePath() throws Exception {
         Path recording = contendedRecording(work.resolve("contention.jfr"));
