@@ -106,6 +106,19 @@ final class CaptureDir {
         return FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
     }
 
+    static java.nio.file.attribute.FileAttribute<?>[] privateFile() {
+        return posix() ? new java.nio.file.attribute.FileAttribute<?>[] {
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))}
+            : new java.nio.file.attribute.FileAttribute<?>[0];
+    }
+
+    /** Makes an existing file 0600 (a file the JDK's recorder wrote, with the umask's mode). */
+    static void makePrivate(Path file) throws IOException {
+        if (posix()) {
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        }
+    }
+
     static java.nio.file.attribute.FileAttribute<?>[] privateDir() {
         return posix() ? new java.nio.file.attribute.FileAttribute<?>[] {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))}

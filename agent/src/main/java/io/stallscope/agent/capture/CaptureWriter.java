@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Joins chunk files into one capture. A JFR file is a sequence of self-describing chunks, so the
@@ -30,7 +31,9 @@ final class CaptureWriter {
             }
         }
         Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        // created 0600, whatever the umask: a capture holds thread names, stacks and paths of the broker
+        try (FileChannel out = FileChannel.open(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+            CaptureDir.privateFile())) {
             for (Path f : files) {
                 copy(f, out);
             }

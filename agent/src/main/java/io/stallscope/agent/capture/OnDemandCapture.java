@@ -27,14 +27,18 @@ public final class OnDemandCapture {
                 return;
             }
             Path target = Paths.get(out).toAbsolutePath();
-            Path tmp = target.resolveSibling("." + target.getFileName() + ".tmp");
+            // recorded in a fresh private directory beside the target (same file system, for the atomic move): a
+            // predictable name in a shared directory could be planted as a symlink, which JFR's destination follows
+            // and truncates at once, to a file the broker's user owns (meta.properties, say)
+            Path privateDir = Files.createTempDirectory(target.getParent(), ".stallscope-capture-", CaptureDir.privateDir());
+            Path tmp = privateDir.resolve(target.getFileName());
             Recording recording = new Recording(JfrSettings.of(true));
             recording.setName("stallscope-on-demand");
             recording.setToDisk(true);
             recording.setDestination(tmp);
             recording.start();
             status("recording " + durationNanos / 1_000_000 + " ms into " + target);
-            Thread t = new Thread(() -> finish(recording, durationNanos, tmp, target), "stallscope-on-demand");
+            Thread t = new Thread(() -> finish(recording, durationNanos, tmp, target, privateDir), "stallscope-on-demand");
             t.setDaemon(true);
             t.start();
         } catch (Throwable e) {
@@ -42,16 +46,25 @@ public final class OnDemandCapture {
         }
     }
 
-    private static void finish(Recording recording, long durationNanos, Path tmp, Path target) {
+    private static void finish(Recording recording, long durationNanos, Path tmp, Path target, Path privateDir) {
         try {
             Thread.sleep(durationNanos / 1_000_000, (int) (durationNanos % 1_000_000));
             recording.stop();
             recording.close();
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            CaptureDir.makePrivate(tmp); // 0600 before it leaves the private directory
+            // rename(2): a link planted at the target is replaced, never written through
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
             status("written " + target + " " + Files.size(target));
         } catch (Throwable e) {
             recording.close();
             status("error: the recording could not be written to " + target + " (" + e + ")");
+        } finally {
+            try {
+                Files.deleteIfExists(tmp);
+                Files.deleteIfExists(privateDir);
+            } catch (Exception ignored) {
+                // best effort: an empty private directory of ours
+            }
         }
     }
 

@@ -30,7 +30,10 @@ final class WallClockRecorder implements ChunkRecorder {
         long t0 = System.nanoTime();
         boolean switching = running;
         stop();
-        profiler.execute("start,event=wall,interval=" + intervalNanos + ",threads,jfr,file=" + file);
+        // jfropts=3: without the system info and system properties async-profiler otherwise writes into every
+        // chunk, which carry the JVM's arguments and -D values (a keystore password given as -D, say): a capture
+        // is meant to be handed to an analyst, and the analyzer reads neither
+        profiler.execute("start,event=wall,interval=" + intervalNanos + ",threads,jfr,jfropts=3,file=" + file);
         running = true;
         if (switching) {
             longestGapNanos = Math.max(longestGapNanos, System.nanoTime() - t0);

@@ -58,5 +58,7 @@ class CaptureWriterTest {
         try (var files = Files.list(dir)) {
             assertThat(files.filter(f -> f.getFileName().toString().endsWith(".tmp"))).isEmpty();
         }
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(capture)))
+            .as("a capture is the broker's user's alone, whatever the umask").isEqualTo("rw-------");
     }
 }

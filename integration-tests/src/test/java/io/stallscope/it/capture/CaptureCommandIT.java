@@ -24,7 +24,8 @@ class CaptureCommandIT {
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void capturesOnDemandAndLoadsTheProfilerOnceAcrossAttaches(@TempDir Path tmp) throws Exception {
-        BrokerSpec spec = BrokerSpec.builder("3.9.2").name("capture-cli").build();
+        BrokerSpec spec = BrokerSpec.builder("3.9.2").name("capture-cli")
+            .jvmArg("-D" + StallCaptureIT.SECRET_PROPERTY + "=" + StallCaptureIT.SECRET).build();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
             String pid = Long.toString(broker.pid());
@@ -37,6 +38,7 @@ class CaptureCommandIT {
             }
             assertThat(capture.exitCode()).as(capture.output()).isZero();
             assertThat(capture.output()).contains("recording 3000 ms into " + out).contains("written " + out);
+            StallCaptureIT.assertPrivate(out);
             AnalyzerRun report = AnalyzerRun.report(out, tmp);
             assertThat(report.eventCount("jdk.ExecutionSample")).as("samples of the broker").isPositive();
             assertThat(report.json.path("threads").toString()).contains("request-handler");

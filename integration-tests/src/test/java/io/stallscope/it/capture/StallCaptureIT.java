@@ -37,7 +37,8 @@ class StallCaptureIT {
     void capturesTheStallWithHolderAndWaiters(String version, @TempDir Path tmp) throws Exception {
         // trigger below the stall, above anything an unloaded append takes; no cooldown so no earlier
         // slow op (a busy machine) can hide the stall
-        CaptureBroker cb = new CaptureBroker(version, tmp, "profile.trigger=200ms,profile.cooldown=0");
+        CaptureBroker cb = new CaptureBroker(version, tmp, "profile.trigger=200ms,profile.cooldown=0",
+            "-D" + SECRET_PROPERTY + "=" + SECRET);
         try (KafkaBroker broker = new LocalKafkaBroker(cb.spec)) {
             broker.start();
             KafkaClients.createTopic(broker, CaptureBroker.TOPIC, 1, Map.of());
@@ -54,6 +55,12 @@ class StallCaptureIT {
             assertThat(secondsAfterStall).as("capture file on disk after the stall ended (s)").isLessThanOrEqualTo(2.0);
             assertThat(capture.getFileName().toString()).matches("stallscope-\\d{8}T\\d{6}Z-records_append\\.jfr");
             keep(capture, "async-profiler-" + version);
+            assertPrivate(capture);
+            try (Stream<Path> work = Files.walk(cb.captures)) {
+                List<Path> chunks = work.filter(Files::isRegularFile).filter(f -> f.toString().endsWith(".jfr")).toList();
+                assertThat(chunks).as("the ring's chunks and the capture").hasSizeGreaterThan(1)
+                    .allSatisfy(StallCaptureIT::assertNoSecret);
+            }
             assertThat(waitForLog(broker, "profile: captured records_append")).contains(capture.toString());
             assertThat(cb.captures("written")).isGreaterThanOrEqualTo(1.0);
 
@@ -87,6 +94,31 @@ class StallCaptureIT {
             assertThat(report.waitersOfLock(lock.group()).stream().filter(w -> !w.path("thread").asText().equals(holder)
                 && w.path("waitMs").asDouble() >= 250)).as("handlers queued behind the stalled append").hasSizeGreaterThanOrEqualTo(2);
         }
+    }
+
+    /**
+     * A secret given to the broker as a system property, as a keystore password often is: a capture is meant to be
+     * handed to an analyst, so neither it nor a ring chunk may hold it (async-profiler writes the JVM's arguments
+     * and system properties into every chunk unless told not to).
+     */
+    static final String SECRET_PROPERTY = "x.ssl.keystore.password";
+    static final String SECRET = "S3cr3t-" + Long.toHexString(Double.doubleToLongBits(Math.random()));
+
+    static void assertNoSecret(Path file) {
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            String text = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(text.contains(SECRET)).as("%s holds the broker's -D secret", file).isFalse();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A capture is the broker's user's alone: 0600, whatever the umask; and it holds no secret. */
+    static void assertPrivate(Path capture) throws IOException {
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(capture)))
+            .as("mode of %s", capture).isEqualTo("rw-------");
+        assertNoSecret(capture);
     }
 
     /** The first broker log line containing {@code text}, waiting a little: the line follows the file. */
