@@ -11,9 +11,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 /**
  * The capture directory: created private (0700) if missing; refused if it is a symlink or belongs to
  * another user (the default one may sit under a shared temp dir). Holds a private work directory for
- * the rolling chunks of this process.
+ * the rolling chunks of this process, {@code .work-HOST-PID}.
  */
 final class CaptureDir {
+    private static final String WORK_PREFIX = ".work-";
     private final Path dir;
     private final Path work;
 
@@ -39,18 +40,25 @@ final class CaptureDir {
             throw new IOException(dir + " belongs to " + Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName()
                 + ", not to this process's user");
         }
-        removeStaleWork(dir);
-        Path work = dir.resolve(".work-" + ProcessHandle.current().pid());
+        String host = hostname();
+        removeStaleWork(dir, host);
+        Path work = dir.resolve(WORK_PREFIX + host + "-" + ProcessHandle.current().pid());
         deleteTree(work); // a previous process with our pid left it behind
         Files.createDirectory(work, privateDir());
         return new CaptureDir(dir, work);
     }
 
-    /** Work directories of brokers that died without removing theirs (killed, crashed): ours by name, pid gone. */
-    private static void removeStaleWork(Path dir) {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, ".work-*")) {
+    /**
+     * Work directories of brokers on this host that died without removing theirs (killed, crashed): named with
+     * this host's name, their pid gone. The host name keeps a pid from another PID namespace apart: on a volume
+     * that two containers share, another broker's live directory can carry a pid that does not exist here.
+     */
+    static void removeStaleWork(Path dir, String host) {
+        String ours = WORK_PREFIX + host + "-";
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, WORK_PREFIX + "*")) {
             for (Path p : entries) {
-                String pid = p.getFileName().toString().substring(".work-".length());
+                String name = p.getFileName().toString();
+                String pid = name.startsWith(ours) ? name.substring(ours.length()) : "";
                 if (pid.matches("\\d{1,10}") && !ProcessHandle.of(Long.parseLong(pid)).isPresent()) {
                     deleteTree(p);
                 }
@@ -58,6 +66,19 @@ final class CaptureDir {
         } catch (IOException | RuntimeException ignored) {
             // best effort: a leftover is ours and small
         }
+    }
+
+    /** The UTS namespace's host name (a container's own); "localhost" where it cannot be read. */
+    static String hostname() {
+        try {
+            String h = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+            if (h.matches("[A-Za-z0-9._-]{1,64}")) {
+                return h;
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // not Linux: one namespace is all there is
+        }
+        return "localhost";
     }
 
     Path dir() {
