@@ -1,0 +1,67 @@
+package io.stallscope.analyzer.read;
+
+import io.stallscope.analyzer.cli.Main;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * Recordings crafted to hang the analyzer or fill the disk, run through the CLI as a user runs it: each ends within
+ * 5 s with one line on stderr and exit status 1.
+ */
+class HostileInputTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+        List<String> errLines() {
+            return Arrays.stream(err.split("\n")).filter(l -> !l.isBlank()).toList();
+        }
+    }
+
+    private static Run report(Path file) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = Main.run(new String[] {"report", file.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }, "the report of " + file.getFileName() + " did not end within 5 s");
+    }
+
+    private static void assertOneLineError(Run r, String contains) {
+        assertThat(r.code()).as(r.err()).isEqualTo(Main.INPUT_ERROR);
+        assertThat(r.errLines()).as(r.err()).hasSize(1);
+        assertThat(r.errLines().get(0)).startsWith("analyzer: ").contains(contains);
+        assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(r.out()).isEmpty();
+    }
+
+    private static TinyJfr oneSample(String threadName) {
+        TinyJfr t = new TinyJfr(1_700_000_000_000_000_000L, 1_000, 1_000_000_000L);
+        t.thread(1, threadName);
+        t.sample(1_000_000, 1, t.stack("demo.Main.run"), false);
+        return t;
+    }
+
+    /** 32 levels of three fields each: one pool entry of no bytes is 3^32 values to walk. */
+    @Test
+    void typesThatFanOutWithoutBytesAreRefused() throws IOException {
+        TinyJfr t = oneSample("main");
+        t.fanOutDepth = 32;
+        Path p = Files.write(dir.resolve("fan.jfr"), t.chunk());
+        assertOneLineError(report(p), "fan.T0");
+    }
+}
