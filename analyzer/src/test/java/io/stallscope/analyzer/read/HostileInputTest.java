@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,5 +64,21 @@ class HostileInputTest {
         t.fanOutDepth = 32;
         Path p = Files.write(dir.resolve("fan.jfr"), t.chunk());
         assertOneLineError(report(p), "fan.T0");
+    }
+
+    /** Chunks that share a header but not their bytes: each was compared with every earlier one. */
+    @Test
+    void manyChunksWithOneHeaderAndDifferentBytesAreCheckedInLinearTime() throws IOException {
+        int chunks = 3000;
+        int size = 100;
+        ByteBuffer b = ByteBuffer.allocate(chunks * size);
+        for (int i = 0; i < chunks; i++) {
+            int at = i * size;
+            b.putInt(at, 0x464c5200).putShort(at + 4, (short) 2).putLong(at + 8, size).putLong(at + 32, 1_000_000L)
+                    .putLong(at + 40, 1_000_000_000L).putLong(at + 48, 1_000).putLong(at + 56, 1_000_000_000L);
+            b.putInt(at + 68, i); // the bodies differ
+        }
+        Path p = Files.write(dir.resolve("same-headers.jfr"), b.array());
+        assertOneLineError(report(p), "same-headers.jfr");
     }
 }
