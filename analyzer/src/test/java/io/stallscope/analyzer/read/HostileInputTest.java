@@ -1,5 +1,6 @@
 package io.stallscope.analyzer.read;
 
+import io.stallscope.analyzer.GzipBomb;
 import io.stallscope.analyzer.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Recordings crafted to hang the analyzer or fill the disk, run through the CLI as a user runs it: each ends within
- * 5 s with one line on stderr and exit status 1.
+ * 5 s with one line on stderr and exit status 1 (LauncherIT adds that a gzip bomb writes nothing over 100 MB).
  */
 class HostileInputTest {
     @TempDir
@@ -80,5 +81,18 @@ class HostileInputTest {
         }
         Path p = Files.write(dir.resolve("same-headers.jfr"), b.array());
         assertOneLineError(report(p), "same-headers.jfr");
+    }
+
+    @Test
+    void aGzipOfZerosIsRefusedAtItsFirstBytes() throws IOException {
+        Path p = GzipBomb.write(dir.resolve("zeros.jfr.gz"), 10 << 20, false);
+        assertOneLineError(report(p), "not a JFR file");
+    }
+
+    /** It starts as a recording does, so only a cap on what it inflates to stops it. */
+    @Test
+    void aGzipThatInflatesPastItsCapIsRefused() throws IOException {
+        Path p = GzipBomb.write(dir.resolve("magic-zeros.jfr.gz"), 1 << 20, true);
+        assertOneLineError(report(p), "stallscope.gunzip.");
     }
 }
