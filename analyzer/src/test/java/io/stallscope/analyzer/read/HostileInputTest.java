@@ -95,4 +95,14 @@ class HostileInputTest {
         Path p = GzipBomb.write(dir.resolve("magic-zeros.jfr.gz"), 1 << 20, true);
         assertOneLineError(report(p), "stallscope.gunzip.");
     }
+
+    /** A thread named with terminal escape sequences (clear the screen, set the window title, ring the bell). */
+    @Test
+    void controlCharactersFromTheFileReachTheTerminalEscaped() throws IOException {
+        Path p = Files.write(dir.resolve("esc.jfr"), oneSample("evil\u001b[2J\u001b]0;owned\u0007\u009b31m").chunk());
+        Run r = report(p);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("evil\\u001b[2J\\u001b]0;owned\\u0007\\u009b31m")
+                .doesNotContain("\u001b").doesNotContain("\u0007").doesNotContain("\u009b");
+    }
 }
