@@ -1,5 +1,6 @@
 package io.stallscope.analyzer.cli;
 
+import io.stallscope.analyzer.render.TerminalText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -51,7 +52,8 @@ public final class Main implements Runnable {
         }
     }
 
+    /** One line for the terminal: line breaks become spaces, other control characters are escaped. */
     static String oneLine(String s) {
-        return s == null ? "error" : s.replaceAll("[\\r\\n]+", " ").trim();
+        return s == null ? "error" : TerminalText.escape(s.replaceAll("[\\r\\n]+", " ").trim());
     }
 }

@@ -9,6 +9,7 @@ import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.read.JfrFileReader;
 import io.stallscope.analyzer.render.HtmlReport;
 import io.stallscope.analyzer.render.JsonReport;
+import io.stallscope.analyzer.render.TerminalText;
 import io.stallscope.analyzer.render.TextReport;
 import io.stallscope.analyzer.util.Timing;
 import picocli.CommandLine;
@@ -182,7 +183,8 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         for (var f : rec.files) {
-            for (String w : f.warnings) err.println("analyzer: warning: " + f.path + ": " + w);
+            // Warnings may quote the recording (an event type's name): escaped as the text report is.
+            for (String w : f.warnings) err.println(TerminalText.escape("analyzer: warning: " + f.path + ": " + w));
         }
         // A report on standard output is the output: the text report would make it unreadable.
         if (!isStdout(json) && !isStdout(html)) TextReport.write(view, out);

@@ -3,27 +3,61 @@ package io.stallscope.analyzer.read;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.util.ArrayList;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * Finds chunks of a file that repeat an earlier one: the same header (size, start time, duration, start ticks),
- * then confirmed byte for byte, so two chunks that only share a header are both read. Only candidates are
- * compared, so a file without repeats costs one map lookup per chunk.
+ * Finds chunks of a file that repeat an earlier one: the same header (size, start time, duration, start ticks), then
+ * the same digest of the whole chunk, then confirmed byte for byte, so two chunks that only share a header are both
+ * read. A file without repeated headers costs one map lookup per chunk; a chunk whose header was seen is digested
+ * once (the first chunk with that header too, when a second one comes) and compared with at most one earlier chunk,
+ * the one with its digest: linear, where comparing it with every earlier chunk of its header was quadratic in a file
+ * of many chunks that share a header but not their bytes.
  */
 final class DuplicateChunks {
     private record Key(long size, long startNanos, long durationNanos, long startTicks) {
     }
 
+    /** The chunks seen with one header: the first, until a second comes, then all of them by digest. */
+    private static final class Group {
+        final long first;
+        Map<Digest, Long> byDigest;
+
+        Group(long first) {
+            this.first = first;
+        }
+    }
+
+    private record Digest(byte[] bytes) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Digest d && java.util.Arrays.equals(d.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Arrays.hashCode(bytes);
+        }
+    }
+
     private final FileChannel ch;
-    private final Map<Key, List<Long>> seen = new HashMap<>();
+    private final Map<Key, Group> seen = new HashMap<>();
+    private final ByteBuffer x = ByteBuffer.allocate(1 << 16);
+    private final ByteBuffer y = ByteBuffer.allocate(1 << 16);
+    private final MessageDigest sha;
     private int skipped;
     private long firstSkippedAt = -1;
 
     DuplicateChunks(FileChannel ch) {
         this.ch = ch;
+        try {
+            // A cryptographic digest: a file cannot be crafted with chunks whose digests collide to force comparisons.
+            this.sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
     }
 
     /**
@@ -32,15 +66,24 @@ final class DuplicateChunks {
      */
     boolean seenBefore(long pos, ByteBuffer head) throws IOException {
         Key key = new Key(head.getLong(8), head.getLong(32), head.getLong(40), head.getLong(48));
-        List<Long> at = seen.computeIfAbsent(key, k -> new ArrayList<>(1));
-        for (long earlier : at) {
-            if (sameBytes(earlier, pos, key.size())) {
-                skipped++;
-                if (firstSkippedAt < 0) firstSkippedAt = pos;
-                return true;
-            }
+        Group g = seen.get(key);
+        if (g == null) {
+            seen.put(key, new Group(pos));
+            return false;
         }
-        at.add(pos);
+        if (g.byDigest == null) {
+            g.byDigest = new HashMap<>();
+            Digest d = digest(g.first, key.size());
+            if (d != null) g.byDigest.put(d, g.first);
+        }
+        Digest d = digest(pos, key.size());
+        if (d == null) return false;
+        Long earlier = g.byDigest.putIfAbsent(d, pos);
+        if (earlier != null && sameBytes(earlier, pos, key.size())) {
+            skipped++;
+            if (firstSkippedAt < 0) firstSkippedAt = pos;
+            return true;
+        }
         return false;
     }
 
@@ -53,9 +96,20 @@ final class DuplicateChunks {
                 + firstSkippedAt + "); skipped, so its waits are not counted twice";
     }
 
+    /** The digest of the {@code size} bytes at {@code pos}, or null when the file ends before them. */
+    private Digest digest(long pos, long size) throws IOException {
+        sha.reset();
+        for (long off = 0; off < size; off += x.capacity()) {
+            int len = (int) Math.min(x.capacity(), size - off);
+            x.clear().limit(len);
+            if (!readFully(pos + off, x)) return null;
+            x.flip();
+            sha.update(x);
+        }
+        return new Digest(sha.digest());
+    }
+
     private boolean sameBytes(long a, long b, long size) throws IOException {
-        ByteBuffer x = ByteBuffer.allocate(1 << 16);
-        ByteBuffer y = ByteBuffer.allocate(1 << 16);
         for (long off = 0; off < size; off += x.capacity()) {
             int len = (int) Math.min(x.capacity(), size - off);
             x.clear().limit(len);

@@ -8,8 +8,6 @@ import io.stallscope.analyzer.util.Parallel;
 import io.stallscope.analyzer.util.Timing;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -25,8 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.LongConsumer;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
 
 /**
  * Reads JFR files, plain or gzipped, chunk by chunk into a {@link Recording}. Each chunk is memory-mapped
@@ -64,9 +60,8 @@ public final class JfrFileReader {
                 if (!Files.exists(path)) throw new NoSuchFileException(path.toString());
                 throw new JfrFormatException("not a regular file");
             }
-            if (isGzip(path)) {
-                temp = Files.createTempFile("stallscope-", ".jfr");
-                gunzip(path, temp, file);
+            if (Gunzip.isGzip(path)) {
+                temp = Gunzip.toTempFile(path, file);
                 plain = temp;
             }
             readPlain(plain, rec, file, progress, beforeChunk);
@@ -94,26 +89,6 @@ public final class JfrFileReader {
         AnalysisFailed(RuntimeException failure) {
             super(failure);
             this.failure = failure;
-        }
-    }
-
-    private static boolean isGzip(Path path) throws IOException {
-        try (InputStream in = Files.newInputStream(path)) {
-            return in.read() == 0x1f && in.read() == 0x8b;
-        }
-    }
-
-    private static void gunzip(Path from, Path to, SourceFile file) throws IOException {
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(from), 1 << 16);
-             OutputStream out = Files.newOutputStream(to)) {
-            byte[] b = new byte[1 << 16];
-            try {
-                for (int n; (n = in.read(b)) > 0; ) out.write(b, 0, n);
-            } catch (java.io.EOFException e) {
-                file.warnings.add("gzip stream is cut short; reading what it held");
-            } catch (ZipException e) {
-                throw new JfrFormatException("corrupt gzip data (" + e.getMessage() + ")");
-            }
         }
     }
 

@@ -12,6 +12,11 @@ final class JfrType {
     final String superType;
     Kind kind = Kind.STRUCT;
     JfrField[] fields = new JfrField[0];
+    /** The fewest bytes a value takes, and how many values it expands to (set by {@link TypeCosts}). */
+    int minBytes;
+    long values;
+    /** A value expands to more values than its bytes allow: reading one fails (see {@link TypeCosts}). */
+    boolean tooCostly;
 
     JfrType(long id, String name, String superType) {
         this.id = id;

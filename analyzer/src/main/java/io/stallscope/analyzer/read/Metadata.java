@@ -90,6 +90,7 @@ final class Metadata {
                 if (at != null && "jdk.jfr.Timespan".equals(at.name)) f.field.timespanUnit = ann[1];
             }
         }
+        TypeCosts.compute(byId.values());
     }
 
     private static final class ClassBuilder {

@@ -12,7 +12,7 @@ final class Values {
 
     static Object read(Cursor c, JfrType.JfrField f, int depth) throws JfrFormatException {
         if (!f.array) return readOne(c, f.type, f.constantPool, depth);
-        int n = c.count(minBytes(f.type, f.constantPool));
+        int n = c.count(minBytes(f));
         Object[] items = new Object[n];
         for (int i = 0; i < n; i++) items[i] = readOne(c, f.type, f.constantPool, depth);
         return items;
@@ -33,7 +33,7 @@ final class Values {
             case STRING:
                 return c.string();
             default:
-                if (depth > MAX_DEPTH) throw Cursor.corrupt("type " + t.name + " nested too deep");
+                if (depth > MAX_DEPTH || t.tooCostly) throw refused(t, depth);
                 Object[] v = new Object[t.fields.length];
                 for (int i = 0; i < v.length; i++) v[i] = read(c, t.fields[i], depth + 1);
                 return v;
@@ -45,7 +45,7 @@ final class Values {
             skipOne(c, f.type, f.constantPool, depth);
             return;
         }
-        int n = c.count(minBytes(f.type, f.constantPool));
+        int n = c.count(minBytes(f));
         for (int i = 0; i < n; i++) skipOne(c, f.type, f.constantPool, depth);
     }
 
@@ -72,18 +72,31 @@ final class Values {
                 c.skipString();
                 return;
             default:
-                if (depth > MAX_DEPTH) throw Cursor.corrupt("type " + t.name + " nested too deep");
+                if (depth > MAX_DEPTH || t.tooCostly) throw refused(t, depth);
                 for (JfrType.JfrField f : t.fields) skip(c, f, depth + 1);
         }
     }
 
+    /** Why a struct value is not read: nested past {@link #MAX_DEPTH}, or expanding past its bytes ({@link TypeCosts}). */
+    private static JfrFormatException refused(JfrType t, int depth) {
+        if (depth > MAX_DEPTH) return Cursor.corrupt("type " + t.name + " nested too deep");
+        return Cursor.corrupt("type " + t.name + " expands to " + (t.values >= 1L << 40 ? "over 2^40" : t.values)
+                + " values in " + t.minBytes + " bytes (more than " + TypeCosts.VALUES_PER_BYTE + " a byte): refused as crafted");
+    }
+
     /**
-     * The fewest bytes one element can take: bounds array counts by the data left. A struct without fields
-     * takes none, so an array of them gets no bound from the data and is capped instead.
+     * The fewest bytes one element takes ({@link TypeCosts}): bounds the array's count by the data left. Elements that
+     * take none would have no bound but a fixed cap, each walked for nothing: no writer makes them, they are refused.
      */
-    private static int minBytes(JfrType t, boolean cp) {
-        if (cp || t.kind != JfrType.Kind.STRUCT || t.fields.length > 0) return 1;
-        return 0;
+    private static int minBytes(JfrType.JfrField f) throws JfrFormatException {
+        if (f.constantPool) return 1;
+        int min = f.type.minBytes;
+        if (min == 0) throw noBytes(f.type);
+        return min;
+    }
+
+    private static JfrFormatException noBytes(JfrType t) {
+        return Cursor.corrupt("array of " + t.name + ", whose values take no bytes: refused as crafted");
     }
 
     static long asLong(Object o) {

@@ -24,6 +24,7 @@ import java.util.Locale;
 /**
  * The report an operator reads on a terminal: the most important finding first, then the locks; when there is
  * neither, what each thread was doing. Long lines (stacks, thread lists) are folded to {@link TextWrap#WIDTH}.
+ * Every line goes out through {@link TerminalLines}, which escapes the recording's control characters.
  */
 public final class TextReport {
     private static final int WIDTH = TextWrap.WIDTH;
@@ -35,7 +36,8 @@ public final class TextReport {
         write(ReportViews.of(a), out);
     }
 
-    public static void write(ReportView v, PrintStream out) {
+    public static void write(ReportView v, PrintStream stream) {
+        TerminalLines out = new TerminalLines(stream);
         Analysis a = v.analysis();
         Recording rec = a.recording();
         for (SourceFile f : rec.files) {
@@ -50,15 +52,15 @@ public final class TextReport {
         if (windowed != null) print(out, "", "    ", windowed);
         String sampled = TimelineSample.of(v).sentence();
         if (sampled != null) print(out, "", "    ", sampled);
-        out.println();
+        out.blank();
         if (v.findings().isEmpty()) {
-            out.println("No lock contention or storage stall found.");
+            out.line("No lock contention or storage stall found.");
             inferred(v, out);
             states(v, out);
             spans(a, out);
             return;
         }
-        out.println("Findings, most important first:");
+        out.line("Findings, most important first:");
         int i = 1;
         for (FindingView fv : v.findings()) {
             Finding f = fv.finding();
@@ -66,8 +68,8 @@ public final class TextReport {
             for (String e : f.evidence()) print(out, "      - ", "        ", e);
         }
         if (!v.recordedContentions().isEmpty()) {
-            out.println();
-            out.println("Contended locks (from lock events), by impact (time waited x threads):");
+            out.blank();
+            out.line("Contended locks (from lock events), by impact (time waited x threads):");
             locks(v, v.recordedContentions(), out);
         }
         inferred(v, out);
@@ -75,21 +77,21 @@ public final class TextReport {
     }
 
     /** The locks only samples show, under their own heading; or, with no lock events, that there are none to show. */
-    private static void inferred(ReportView v, PrintStream out) {
+    private static void inferred(ReportView v, TerminalLines out) {
         if (!v.inferredContentions().isEmpty()) {
-            out.println();
-            out.println(v.lockEvents() == 0
+            out.blank();
+            out.line(v.lockEvents() == 0
                     ? "Inferred contention (estimates: this recording has no lock events; read from samples at lock sites):"
                     : "Inferred contention (estimates: no lock event shows these; read from samples at lock sites):");
             locks(v, v.inferredContentions(), out);
         } else if (v.lockEvents() == 0) {
-            out.println();
-            out.println("This recording has no lock events: waits and holders can only be estimated from samples, and none were.");
+            out.blank();
+            out.line("This recording has no lock events: waits and holders can only be estimated from samples, and none were.");
         }
     }
 
     /** Each lock with where its waits came from, and every holder explaining at least 10% of them. */
-    private static void locks(ReportView v, List<Contention> cs, PrintStream out) {
+    private static void locks(ReportView v, List<Contention> cs, TerminalLines out) {
         Analysis a = v.analysis();
         Recording rec = a.recording();
         int i = 1;
@@ -100,9 +102,9 @@ public final class TextReport {
             if (!c.logs.isEmpty()) print(out, "      ", "        ", logs(c));
             List<Contention.HolderShare> holders = c.mainHolders();
             if (c.holders().isEmpty()) {
-                out.println("      holder: unknown (no sample caught a thread inside the locked method)");
+                out.line("      holder: unknown (no sample caught a thread inside the locked method)");
             } else if (holders.isEmpty()) {
-                out.println("      holder: " + c.noMainHolder());
+                out.line("      holder: " + c.noMainHolder());
             }
             boolean first = true;
             for (Contention.HolderShare hs : holders) {
@@ -147,20 +149,20 @@ public final class TextReport {
         return c.inferredWaits == 0 ? recorded : c.recordedWaits == 0 ? inferred : recorded + " + " + inferred;
     }
 
-    private static void print(PrintStream out, String first, String indent, String text) {
-        for (String l : TextWrap.wrap(first, indent, text, WIDTH)) out.println(l);
+    private static void print(TerminalLines out, String first, String indent, String text) {
+        out.wrapped(first, indent, text, WIDTH);
     }
 
     /**
      * With no finding, what the samples say each thread did (the busiest first): a wall-clock recording with no lock
      * events still shows who ran, who slept, who sat in storage calls.
      */
-    private static void states(ReportView v, PrintStream out) {
+    private static void states(ReportView v, TerminalLines out) {
         List<ThreadStates> states = v.threadStates();
         if (states.isEmpty()) return;
         int shown = Math.min(states.size(), Math.max(10, v.analysis().options().top()));
-        out.println();
-        out.printf("Thread states (%s sampled, the busiest first; samples, then their states):%n", Counts.of(states.size(), "thread"));
+        out.blank();
+        out.line(String.format("Thread states (%s sampled, the busiest first; samples, then their states):", Counts.of(states.size(), "thread")));
         int nameWidth = (int) Math.min(ReportViews.LANE_LABEL, states.subList(0, shown).stream().mapToInt(s -> s.thread().lane().length()).max().orElse(0));
         for (ThreadStates s : states.subList(0, shown)) {
             List<String> parts = new ArrayList<>();
@@ -173,24 +175,24 @@ public final class TextReport {
             print(out, String.format(Locale.ROOT, "  %-" + nameWidth + "s %7s  ", name, s.total()), " ".repeat(nameWidth + 13),
                     String.join(", ", parts));
         }
-        if (states.size() > shown) out.println("  ... " + Counts.of(states.size() - shown, "more thread") + " (--threads REGEX to see them)");
+        if (states.size() > shown) out.line("  ... " + Counts.of(states.size() - shown, "more thread") + " (--threads REGEX to see them)");
     }
 
     /** The agent's ops, longest first: op, duration, thread, partition, bytes, when. */
-    private static void spans(Analysis a, PrintStream out) {
+    private static void spans(Analysis a, TerminalLines out) {
         List<Span> spans = new ArrayList<>(a.spansInView());
         if (spans.isEmpty()) return;
         spans.sort(Comparator.comparingLong(Span::duration).reversed().thenComparingLong(Span::start));
         Recording rec = a.recording();
         int shown = Math.min(spans.size(), Math.max(10, a.options().top()));
-        out.println();
-        out.printf("Agent ops (%s, longest first):%n", Counts.of(spans.size(), "span"));
+        out.blank();
+        out.line(String.format("Agent ops (%s, longest first):", Counts.of(spans.size(), "span")));
         for (Span s : spans.subList(0, shown)) {
             print(out, "  ", "      ", String.format(Locale.ROOT, "%-16s %10s  at +%.3f s  %s%s%s%s", s.opName(), Durations.text(s.duration()),
                     (s.start() - rec.startNanos()) / 1e9, rec.threadName(s.thread()),
                     s.topicPartition() == null ? "" : "  " + s.topicPartition(),
                     s.bytes() >= 0 ? "  " + s.bytes() + " bytes" : "", s.failed() ? "  failed" : ""));
         }
-        if (spans.size() > shown) out.println("  ... " + (spans.size() - shown) + " more (all in --json)");
+        if (spans.size() > shown) out.line("  ... " + (spans.size() - shown) + " more (all in --json)");
     }
 }

@@ -111,6 +111,46 @@ class LauncherIT {
         assertThat(loaded).contains("io.stallscope.analyzer.render.TextReport ").doesNotContain("com.fasterxml.jackson");
     }
 
+    /**
+     * Gzip bombs as a user's shell runs them, with files limited to 100 MB (ulimit -f): a write past that fails with
+     * "File too large", so a run that ends with the analyzer's own one line wrote no more. Time is the CPU time of the
+     * run, as bash's {@code times} counts it: on this shared machine a run's elapsed time is mostly other people's.
+     */
+    @Test
+    void gzipBombsEndInOneLineWithinFiveSecondsWithoutFillingTheDisk() throws Exception {
+        Path zeros = io.stallscope.analyzer.GzipBomb.write(dir.resolve("zeros.jfr.gz"), 10 << 20, false);
+        Path magic = io.stallscope.analyzer.GzipBomb.write(dir.resolve("magic.jfr.gz"), 2 << 20, true);
+        for (Path bomb : List.of(zeros, magic)) {
+            Result r = launchWithFilesUpTo100Mb("report", bomb.toString());
+            List<String> err = r.err().lines().toList();
+            assertThat(err).as(r.err()).hasSize(2);
+            assertThat(r.code()).as(r.err()).isEqualTo(1);
+            assertThat(err.get(0)).startsWith("analyzer: " + bomb + ": ")
+                    .contains(bomb == zeros ? "not a JFR file" : "-Dstallscope.gunzip.ratio=");
+            assertThat(cpuSeconds(err.get(1))).as("CPU seconds for " + bomb.getFileName()).isLessThan(5);
+        }
+    }
+
+    /** Runs the launcher with files limited to 100 MB; stderr ends with the CPU time it took (bash's times). */
+    private Result launchWithFilesUpTo100Mb(String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", "ulimit -f 102400; \"$@\"; rc=$?; times | tail -1 >&2; exit $rc", "bash",
+                Paths.get("bin", "analyzer").toAbsolutePath().toString()));
+        cmd.addAll(List.of(args));
+        Path out = dir.resolve("out.txt");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    /** User plus system seconds from a line of bash's times: "0m0.512s 0m0.061s". */
+    private static double cpuSeconds(String times) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)m([\\d.]+)s (\\d+)m([\\d.]+)s").matcher(times.strip());
+        assertThat(m.matches()).as(times).isTrue();
+        return 60 * Integer.parseInt(m.group(1)) + Double.parseDouble(m.group(2)) + 60 * Integer.parseInt(m.group(3))
+                + Double.parseDouble(m.group(4));
+    }
+
     @Test
     void unknownOptionIsOneLineAndExitTwo() throws Exception {
         Result r = launch("report", "--frobnicate");

@@ -17,6 +17,8 @@ final class TinyJfr {
     static final long LONG = 1, INT = 2, STRING = 3, BOOLEAN = 4, THREAD = 5, STACK = 6, FRAME = 7, METHOD = 8,
             CLASS = 9, SYMBOL = 10, FRAME_TYPE = 11, STATE = 12, TIMESPAN = 13, TIMESTAMP = 14;
     static final long EXEC = 100, MONITOR = 101, APPEND = 102, FLUSH = 103;
+    /** The first of the types {@link #fanOutDepth} declares. */
+    static final long FAN = 200;
     private static final long DESCRIPTOR = 999_999;
 
     final long startNanos;
@@ -31,6 +33,11 @@ final class TinyJfr {
     boolean unknownFieldType;
     /** Monitor-enter events get a trailing string field, as a producer may add: not all varints, so the generic path reads them. */
     boolean monitorNote;
+    /**
+     * Declares types fan.T0..fan.T{n} (each of three fields of the next type, the last empty) and puts one T0 entry in the
+     * constant pool: an entry of no bytes that expands to 3^n values, as a hostile file may declare.
+     */
+    int fanOutDepth;
 
     TinyJfr(long startNanos, long startTicks, long ticksPerSecond) {
         this.startNanos = startNanos;
@@ -127,7 +134,8 @@ final class TinyJfr {
     private byte[] poolEvent() {
         Buf b = new Buf();
         b.varlong(1).varlong(startTicks).varlong(0).varlong(0).varlong(1);
-        b.varlong(7); // pools
+        b.varlong(fanOutDepth > 0 ? 8 : 7); // pools
+        if (fanOutDepth > 0) b.varlong(FAN).varlong(1).varlong(1); // one entry, key 1, no bytes of its own
         b.varlong(THREAD).varlong(threads.size());
         threads.forEach((id, name) -> b.varlong(id).string(name).varlong(id + 1000).string(name).varlong(id));
         b.varlong(STACK).varlong(frames.size());
@@ -205,6 +213,13 @@ final class TinyJfr {
         if (monitorNote) monitor.child(field("note", STRING, false, false));
         meta.child(monitor);
         meta.child(opEvent(APPEND, "stallscope.RecordsAppend"));
+        for (int i = 0; i <= fanOutDepth && fanOutDepth > 0; i++) {
+            Element t = type(FAN + i, "fan.T" + i);
+            if (i < fanOutDepth) {
+                for (String f : new String[] {"a", "b", "c"}) t.child(field(f, FAN + i + 1, false, false));
+            }
+            meta.child(t);
+        }
         meta.child(opEvent(FLUSH, "stallscope.SegmentFlush"));
         root.collect(strings);
         Buf b = new Buf();
