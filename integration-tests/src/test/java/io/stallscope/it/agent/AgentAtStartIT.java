@@ -1,23 +1,33 @@
 package io.stallscope.it.agent;
 
+import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.KafkaVersions;
+import io.stallscope.it.broker.ProducerPerfResult;
 import io.stallscope.it.container.BrokerFactory;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * The agent given to a real broker (a child JVM) at start, as an operator does with KAFKA_OPTS, on the
- * versions with a changed storage path and on the newest JDK: {@link AgentAtStartCheck}.
+ * versions with a changed storage path and on the newest JDK: {@link AgentAtStartCheck}. The same broker also
+ * shows the harness works for that version (what BrokerVersionsIT checked on a broker of its own): it starts,
+ * rolls, gives every record back (the check), runs Kafka's own ProducerPerformance, and stops cleanly.
  */
 class AgentAtStartIT {
     static Stream<Arguments> brokers() {
@@ -37,6 +47,18 @@ class AgentAtStartIT {
     @MethodSource("brokers")
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void everyPointIsTimedWithRoleAndPartition(KafkaVersion version, Path jdk) throws Exception {
-        AgentAtStartCheck.run(BrokerFactory.LOCAL, version, jdk, broker -> { });
+        Path[] log = new Path[1];
+        AgentAtStartCheck.run(BrokerFactory.LOCAL, version, jdk, broker -> {
+            log[0] = broker.logFile();
+            KafkaClients.createTopic(broker, "perf", 1, Map.of());
+            ProducerPerfResult perf = KafkaClients.producerPerformance(broker, "perf", 20_000, 100, -1, Map.of(),
+                Duration.ofSeconds(90));
+            assertThat(perf.records()).isEqualTo(20_000);
+            assertThat(perf.recordsPerSec()).isPositive();
+            assertThat(perf.p999Ms()).isGreaterThanOrEqualTo(perf.p50Ms());
+            assertThat(KafkaClients.consumeAll(broker, "perf", true, Duration.ofSeconds(60))).isEqualTo(20_000);
+        });
+        assertThat(Files.readString(log[0], StandardCharsets.ISO_8859_1)).as("clean shutdown in %s", log[0])
+            .containsIgnoringCase("shut down completed");
     }
 }
