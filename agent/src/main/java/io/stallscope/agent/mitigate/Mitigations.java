@@ -102,7 +102,7 @@ public final class Mitigations {
      */
     public void stop() {
         SegmentFlushDelayHooks.uninstall();
-        FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
+        FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight ends by its own bound and unmaps
         if (warmer != null) {
             warmer.close();
         }
