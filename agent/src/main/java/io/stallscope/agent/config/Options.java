@@ -115,7 +115,9 @@ public final class Options {
                 + " up (0 = off, up to 64MiB).", v -> BoundedValues.bytesIn(v, 0, 64L << 20)));
         all.add(new OptionSpec(MITIGATE_PREFETCH_CHECK_LOCKS, "false",
             "prefetch, for tests: before each warm-up, check that the thread holds no partition's leaderIsrUpdateLock"
-                + " (counted as event lock_checked or under_partition_lock); walks every partition, so not for production.",
+                + " (counted as event lock_checked or under_partition_lock), nor the replicaStateChangeLock"
+                + " (under_state_change_lock), and is none of a purgatory's threads (on_purgatory_thread); count the"
+                + " fetch reads skipped as completed from purgatory (from_purgatory); walks every partition, so not for production.",
             Values::bool));
         all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
             "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));

@@ -46,9 +46,9 @@ public final class ReferenceTables {
         new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
             "with `mitigate=` only: what each mitigation did; prefetch: `warmed` (fetches), `capped` (by "
                 + "`mitigate.prefetch.max.bytes` or `.max.fetch.bytes`), `timed_out` (`mitigate.prefetch.max.wait`), "
-                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_map_failed`, `skipped_advice_failed`, `skipped_io_error`, "
+                + "`skipped_small`, `skipped_truncated`, `skipped_closed`, `skipped_gone` (renamed or deleted since the read), `skipped_map_headroom` (fewer than 2,048 mappings left under `vm.max_map_count`), `skipped_interrupted`, `skipped_map_failed`, `skipped_advice_failed`, `skipped_io_error`, "
                 + "with `mitigate.prefetch.ahead.bytes` `ahead_warmed`, `ahead_dropped`, `ahead_REASON`, "
-                + "with `mitigate.prefetch.check.locks=true` `lock_checked` and `under_partition_lock`; "
+                + "with `mitigate.prefetch.check.locks=true` `lock_checked`, `under_partition_lock`, `under_state_change_lock`, `on_purgatory_thread` and `from_purgatory`; "
                 + "roll-flush: `deferred`, `flushed`, `flushed_renamed` (its log dir was renamed meanwhile), `vanished`, "
                 + "`io_error`, `inline_max_pending`, `inline_detached`; "
                 + "`error` in any"},

@@ -20,10 +20,14 @@ public final class FetchReadResults {
     private FetchReadResults() {
     }
 
-    /** Whether the call read from purgatory (a DelayedFetch completing, possibly on another request's thread). */
+    /**
+     * Whether the call says it read from purgatory (a DelayedFetch completing, possibly on another request's
+     * thread; from 4.0 also a share fetch): its last readFromPurgatory flag, 3.3+. 2.8 to 3.2 end with an
+     * Option and say nothing: there the thread is marked in DelayedFetch.onComplete instead.
+     */
     public static boolean fromPurgatory(Object[] args) {
         Object last = args == null || args.length == 0 ? null : args[args.length - 1];
-        return last instanceof Boolean && (Boolean) last; // 3.4+: readFromPurgatory; 2.8 ends with an Option
+        return last instanceof Boolean && (Boolean) last;
     }
 
     /** The FetchDataInfo of every partition read, in the fetch's order. */

@@ -130,7 +130,7 @@ public final class KafkaTargets {
     /**
      * prefetch: the step of a fetch that has read every partition (each under its own partition lock, now
      * released) and whose results the response is built from: readFromLocalLog up to 3.4, readFromLog from
-     * 3.5 (3.4+ with a last readFromPurgatory flag). Consumer and follower fetches go through it, the KRaft
+     * 3.5 (3.3+ with a last readFromPurgatory flag, read in javap of 3.0.2, 3.1.2, 3.2.3 and 3.3.2). Consumer and follower fetches go through it, the KRaft
      * raft I/O thread does not (KafkaMetadataLog reads UnifiedLog directly). 2.8 also has a private local
      * readFromLog$1, which the names exclude. The
      * return type (a scala Seq) is not part of the shape: scala-library is not among the jars the catalog test reads.
@@ -139,6 +139,19 @@ public final class KafkaTargets {
             "ReplicaManager.readFromLocalLog/readFromLog")
         .in(SERVER + "ReplicaManager")
         .shape(named("readFromLog").or(named("readFromLocalLog")).and(not(isStatic())))
+        .build();
+
+    /**
+     * prefetch: the completion of a fetch that waited in the purgatory, which re-reads the log through
+     * {@link #FETCH_READ} on whichever thread completes it (the purgatory's timer thread on expiry, a produce's
+     * handler, a leader change or StopReplica under replicaStateChangeLock). Marks that thread so that no
+     * warm-up runs there: 2.8 to 3.2 pass no readFromPurgatory flag (their read ends with an Option), 3.3+ do.
+     * kafka.server.DelayedFetch in every version (Scala; its base class moved to Java in 4.0).
+     */
+    public static final KafkaTarget FETCH_PURGATORY_COMPLETE = KafkaTarget.named("prefetch.delayed.fetch.complete",
+            "DelayedFetch.onComplete()")
+        .in(SERVER + "DelayedFetch")
+        .shape(named("onComplete").and(not(isStatic())).and(takesNoArguments()).and(returns(void.class)))
         .build();
 
     /** roll-flush: the snapshot write whose fsync it defers; from 3.7 it takes a sync flag and Kafka defers it itself. */
@@ -273,7 +286,8 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM,
-            FETCH_READ, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH, LOCAL_LOG_MARK_FLUSHED));
+            FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            LOCAL_LOG_MARK_FLUSHED));
     }
 
     /** The stop/start breakdown's entries, in the order its catalog test lists them. */

@@ -6,15 +6,18 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * For the prefetch's self-check (mitigate.prefetch.check.locks): how many of the broker's online
- * partitions have their leaderIsrUpdateLock held, read or write, by the calling thread. Walks every
- * partition (ReplicaManager's private onlinePartitionsIterator, Partition's private leaderIsrUpdateLock,
- * both 2.8 to 4.4), so it is for tests, not for production fetches.
+ * partitions have their leaderIsrUpdateLock held, read or write, by the calling thread, and whether it
+ * holds ReplicaManager's replicaStateChangeLock (taken by leader/follower changes and StopReplica, which
+ * complete waiting fetches). Walks every partition (ReplicaManager's private onlinePartitionsIterator,
+ * Partition's private leaderIsrUpdateLock, ReplicaManager's private replicaStateChangeLock, all 2.8 to
+ * 4.4), so it is for tests, not for production fetches.
  */
 public final class PartitionLocks {
     private static volatile Method iterator;
     private static volatile Method hasNext;
     private static volatile Method next;
     private static volatile Field lock;
+    private static volatile Field stateChangeLock;
 
     private PartitionLocks() {
     }
@@ -40,5 +43,14 @@ public final class PartitionLocks {
             }
         }
         return held;
+    }
+
+    public static boolean stateChangeLockHeld(Object replicaManager) throws ReflectiveOperationException {
+        if (stateChangeLock == null) {
+            Field f = replicaManager.getClass().getDeclaredField("replicaStateChangeLock");
+            f.setAccessible(true);
+            stateChangeLock = f;
+        }
+        return Thread.holdsLock(stateChangeLock.get(replicaManager));
     }
 }

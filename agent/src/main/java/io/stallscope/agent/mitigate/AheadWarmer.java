@@ -1,5 +1,7 @@
 package io.stallscope.agent.mitigate;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -14,6 +16,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class AheadWarmer {
     private static final long MAX_NANOS_PER_RANGE = 2_000_000_000L;
+    /** close() waits this long for the range in flight: its own bound, and a chunk past it. */
+    private static final long CLOSE_WAIT_NANOS = MAX_NANOS_PER_RANGE + 1_000_000_000L;
 
     private final SliceWarmer warmer;
     private final long aheadBytes;
@@ -31,18 +35,31 @@ final class AheadWarmer {
         }, (r, executor) -> metrics.event("ahead_dropped"));
     }
 
-    /** Queues the range after the slice. */
-    void after(FileSlice slice) {
-        long from = slice.start + slice.size;
-        pool.execute(() -> {
-            SliceWarmer.Outcome o = warmer.warm(slice.channel, from, aheadBytes, System.nanoTime() + MAX_NANOS_PER_RANGE);
+    /** One range to warm after a slice. */
+    private final class Range implements Runnable {
+        private final FileSlice slice;
+        private final long from;
+
+        Range(FileSlice slice, long from) {
+            this.slice = slice;
+            this.from = from;
+        }
+
+        @Override
+        public void run() {
+            SliceWarmer.Outcome o = warmer.warm(slice, from, aheadBytes, System.nanoTime() + MAX_NANOS_PER_RANGE);
             if (o.bytes > 0) {
                 metrics.aheadWarmed(o.bytes);
             }
             if (o.stopped != null && !o.stopped.equals("truncated")) {
                 metrics.event("ahead_" + o.stopped); // truncated: the end of the active segment, nothing to warm
             }
-        });
+        }
+    }
+
+    /** Queues the range after the slice. */
+    void after(FileSlice slice) {
+        pool.execute(new Range(slice, slice.start + slice.size));
     }
 
     /** Waits until the ranges queued so far are done: one worker runs them in order, so a marker queued now runs last. */
@@ -52,7 +69,23 @@ final class AheadWarmer {
         return marker.await(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * Drops the queued ranges (counted) and lets the one in flight end by its own bound, waiting for it at most
+     * that long. Never shutdownNow: an interrupt closes whatever channel the worker is in I/O on.
+     */
     void close() {
-        pool.shutdownNow(); // a warm-up in flight finishes its chunk and unmaps it
+        pool.shutdown();
+        List<Runnable> dropped = new ArrayList<>();
+        pool.getQueue().drainTo(dropped);
+        for (Runnable r : dropped) {
+            if (r instanceof Range) {
+                metrics.event("ahead_dropped");
+            }
+        }
+        try {
+            pool.awaitTermination(CLOSE_WAIT_NANOS, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller's: the worker ends on its own
+        }
     }
 }

@@ -61,7 +61,7 @@ final class FetchWarmer {
             }
             long length = Math.min(Math.min(slice.size, maxBytes), maxFetchBytes - total);
             capped |= length < slice.size;
-            SliceWarmer.Outcome o = slices.warm(slice.channel, slice.start, length, deadline);
+            SliceWarmer.Outcome o = slices.warm(slice, slice.start, length, deadline);
             total += o.bytes;
             if (SliceWarmer.TIMED_OUT.equals(o.stopped)) {
                 timedOut = true;

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * FetchDataInfo.records from 3.6; FileRecords in ...record.internal from 4.3).
  */
 final class FileSlice {
+    /** Kafka's channel of the segment: only isOpen() is ever asked of it ({@link SliceWarmer} says why). */
     final FileChannel channel;
     final File file;
     final long start;

@@ -93,7 +93,7 @@ public final class Mitigations {
      * broker's log; the others are still synced), and restores Kafka's code.
      */
     public void stop() {
-        FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight finishes its chunk and unmaps it
+        FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight ends by its own bound and unmaps
         if (warmer != null) {
             warmer.close();
         }

@@ -11,6 +11,8 @@ public final class PrefetchHooks {
     private static volatile FetchWarmer warmer;
     private static volatile PrefetchMetrics metrics;
     private static volatile boolean checkLocks;
+    /** Per thread, how deep it is inside DelayedFetch.onComplete: there a fetch is completed, not handled. */
+    private static final ThreadLocal<int[]> COMPLETING = ThreadLocal.withInitial(() -> new int[1]);
 
     private PrefetchHooks() {
     }
@@ -27,10 +29,45 @@ public final class PrefetchHooks {
         return was;
     }
 
+    /**
+     * mitigate.prefetch.check.locks: a warm-up may run only on the thread that handles the fetch, with no
+     * partition lock and not under the replica state change lock; never on a purgatory's own threads: its
+     * timer's executor ("executor-Fetch", which runs every expired DelayedFetch, one at a time) or its
+     * ExpirationReaper.
+     */
+    private static void selfCheck(Object replicaManager) throws ReflectiveOperationException {
+        metrics.event(PartitionLocks.heldByCurrentThread(replicaManager) > 0 ? "under_partition_lock" : "lock_checked");
+        if (PartitionLocks.stateChangeLockHeld(replicaManager)) {
+            metrics.event("under_state_change_lock");
+        }
+        String thread = Thread.currentThread().getName();
+        if (thread.startsWith("executor-") || thread.startsWith("ExpirationReaper")) {
+            metrics.event("on_purgatory_thread");
+        }
+    }
+
+    /** On entering DelayedFetch.onComplete. */
+    public static void completionEntered() {
+        COMPLETING.get()[0]++;
+    }
+
+    /** On leaving it, also by an exception. */
+    public static void completionExited() {
+        COMPLETING.get()[0]--;
+    }
+
     public static void afterFetchRead(Object replicaManager, Object[] args, Object results) {
         FetchWarmer w = warmer;
-        if (w == null || FetchReadResults.fromPurgatory(args)) {
-            return; // a DelayedFetch completes on whichever thread fills it (a produce's handler): not there
+        if (w == null) {
+            return;
+        }
+        if (FetchReadResults.fromPurgatory(args) || COMPLETING.get()[0] > 0) {
+            // a DelayedFetch completes on whichever thread gets there (the purgatory's timer thread, a produce's
+            // handler, a StopReplica under replicaStateChangeLock): not there
+            if (checkLocks) {
+                metrics.event("from_purgatory");
+            }
+            return;
         }
         try {
             List<FileSlice> slices = new ArrayList<>();
@@ -41,8 +78,7 @@ public final class PrefetchHooks {
                 }
             }
             if (checkLocks && !slices.isEmpty()) {
-                // the self-check of mitigate.prefetch.check.locks: no partition lock may be held here
-                metrics.event(PartitionLocks.heldByCurrentThread(replicaManager) > 0 ? "under_partition_lock" : "lock_checked");
+                selfCheck(replicaManager);
             }
             w.warm(slices);
         } catch (Throwable t) {

@@ -1,9 +1,13 @@
 package io.stallscope.agent.mitigate;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -15,6 +19,13 @@ import java.util.concurrent.locks.LockSupport;
  * deadline passes; nothing is touched from Java, so the wait never holds a safepoint back. Without it (a
  * JDK before 14): per chunk, map, load() (madvise, then a read of one byte per page), unmap. At most one
  * mapping per calling thread, unmapped before it returns.
+ *
+ * <p>Never through Kafka's channel, of which only isOpen() (a volatile read) is asked: its size() and map()
+ * take its positionLock, which Kafka's append holds for its write(2) (and map() failing does System.gc()
+ * and sleeps 100 ms under it); and an interrupted thread entering either closes it, so that Kafka's next
+ * append fails and takes the log dir offline. A channel of our own, opened read-only by the segment's
+ * path, costs an open and a close. No mapping either while the process is short of vm.max_map_count
+ * ({@link MapHeadroom}): Kafka's own index mappings come first.
  */
 final class SliceWarmer {
     /** 128 KiB: 16 ms at 8 MiB/s, so the time bound is overrun by little. */
@@ -32,21 +43,53 @@ final class SliceWarmer {
     }
 
     static final String TIMED_OUT = "timed_out";
+    /** The segment file was renamed or deleted since the fetch read it (retention, compaction, a log moved). */
+    static final String GONE = "gone";
+    static final String MAP_HEADROOM = "map_headroom";
 
     /** How often a warm-up waiting for the disk asks mincore again: 1 ms is 8 KiB at 8 MiB/s. */
     static final long POLL_NANOS = 1_000_000;
 
     private final Unmapper unmapper;
     private final PageAdvice advice;
+    private final MapHeadroom headroom;
     private final AtomicInteger mapped = new AtomicInteger();
 
     SliceWarmer(Unmapper unmapper, PageAdvice advice) {
-        this.unmapper = unmapper;
-        this.advice = advice;
+        this(unmapper, advice, new MapHeadroom(MapHeadroom.MIN_HEADROOM));
     }
 
-    /** Warms [position, position + length) of the channel, stopping once past the deadline. */
-    Outcome warm(FileChannel channel, long position, long length, long deadlineNanos) {
+    SliceWarmer(Unmapper unmapper, PageAdvice advice, MapHeadroom headroom) {
+        this.unmapper = unmapper;
+        this.advice = advice;
+        this.headroom = headroom;
+    }
+
+    /** Warms [position, position + length) of the slice's segment file, stopping once past the deadline. */
+    Outcome warm(FileSlice slice, long position, long length, long deadlineNanos) {
+        if (!slice.channel.isOpen()) {
+            return new Outcome(0, "closed"); // the segment was deleted or the log closed meanwhile
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            return new Outcome(0, "interrupted"); // our channel's first call would only close it again
+        }
+        if (!headroom.enough()) {
+            return new Outcome(0, MAP_HEADROOM);
+        }
+        File file = slice.file;
+        if (file == null) {
+            return new Outcome(0, GONE);
+        }
+        try (FileChannel own = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {
+            return warm(own, position, length, deadlineNanos);
+        } catch (NoSuchFileException e) {
+            return new Outcome(0, GONE);
+        } catch (IOException e) {
+            return new Outcome(0, "io_error");
+        }
+    }
+
+    private Outcome warm(FileChannel channel, long position, long length, long deadlineNanos) {
         try {
             long end = Math.min(position + length, channel.size());
             if (end <= position) {
@@ -55,8 +98,8 @@ final class SliceWarmer {
             String shorter = end < position + length ? "truncated" : null;
             return advice == null ? loadChunks(channel, position, end, deadlineNanos, shorter)
                 : advise(channel, position, end - position, deadlineNanos, shorter);
-        } catch (ClosedChannelException e) {
-            return new Outcome(0, "closed"); // the segment was deleted or the log closed meanwhile
+        } catch (ClosedByInterruptException e) {
+            return new Outcome(0, "interrupted"); // it closed our channel, not Kafka's
         } catch (IOException e) {
             return new Outcome(0, "io_error");
         }
@@ -107,8 +150,8 @@ final class SliceWarmer {
             String failed;
             try {
                 failed = loadChunk(channel, position + done, n);
-            } catch (ClosedChannelException e) {
-                return new Outcome(done, "closed");
+            } catch (ClosedByInterruptException e) {
+                return new Outcome(done, "interrupted");
             } catch (IOException e) {
                 return new Outcome(done, "io_error");
             }

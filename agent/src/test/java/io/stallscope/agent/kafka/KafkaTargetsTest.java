@@ -28,21 +28,21 @@ class KafkaTargetsTest {
     private static final String[] COLUMNS = {
         "segment.flush", "records.append", "index.resize", "jdk.transferTo", "log.roll", "snapshot.take",
         "snapshot.write", "snapshot.flush", "segment.inactive", "segment.read", "tls.transferFrom",
-        "prefetch.fetch.read", "roll-flush.snapshot.write", "roll-flush.roll", "roll-flush.log.flush", "roll-flush.unifiedlog.flush",
+        "prefetch.fetch.read", "prefetch.delayed.fetch.complete", "roll-flush.snapshot.write", "roll-flush.roll", "roll-flush.log.flush", "roll-flush.unifiedlog.flush",
         "roll-flush.locallog.markFlushed"};
 
-    //                          flush  append index   jdk  roll   take   write flush inact read  tls | pf.read rf.write rf.roll rf.lflush rf.uflush rf.mark
+    //                          flush  append index   jdk  roll   take   write flush inact read  tls | pf.read pf.done rf.write rf.roll rf.lflush rf.uflush rf.mark
     private static final String[] TABLE = {
-        "2.8.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     k        k       k         -         -",
-        "3.4.1   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     k        k       -         k         k",
-        "3.6.2   k      r      s+s    jdk  k      s      s     -     k     k     n     ks     s        k       -         k         k",
-        "3.7.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k",
-        "3.9.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         k",
-        "4.0.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     -        k       -         k         -",
-        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
-        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
-        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
-        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     -        -       -         s         -",
+        "2.8.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks     k        k       k         -         -",
+        "3.4.1   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks     k        k       -         k         k",
+        "3.6.2   k      r      s+s    jdk  k      s      s     -     k     k     n     ks     ks     s        k       -         k         k",
+        "3.7.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks     -        k       -         k         k",
+        "3.9.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks     -        k       -         k         k",
+        "4.0.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks     -        k       -         k         -",
+        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
+        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
+        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
+        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
     };
 
     /** Longest prefix first: record.internal before record. */

@@ -47,6 +47,11 @@ class SliceWarmerTest {
         return Files.write(dir.resolve("00000000000000000000.log"), data);
     }
 
+    /** The slice a fetch of the file would give: Kafka's channel and the file's path (the range is passed apart). */
+    static FileSlice slice(FileChannel ch, Path f) {
+        return new FileSlice(ch, f.toFile(), 0, 0);
+    }
+
     /** Mappings of the file in this process, from the kernel's own list. */
     private static long mappingsOf(Path file) throws IOException {
         String name = file.toRealPath().toString();
@@ -66,7 +71,7 @@ class SliceWarmerTest {
     private void warmsTheWholeRange(SliceWarmer w) throws IOException {
         Path f = file(5 * SliceWarmer.CHUNK + 1000);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            SliceWarmer.Outcome o = w.warm(ch, 100, 4 * SliceWarmer.CHUNK + 7, System.nanoTime() + NO_DEADLINE);
+            SliceWarmer.Outcome o = w.warm(slice(ch, f), 100, 4 * SliceWarmer.CHUNK + 7, System.nanoTime() + NO_DEADLINE);
             assertThat(o.bytes).isEqualTo(4 * SliceWarmer.CHUNK + 7);
             assertThat(o.stopped).isNull();
             assertThat(w.mapped()).isZero();
@@ -81,7 +86,7 @@ class SliceWarmerTest {
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             for (int i = 0; i < 20; i++) {
                 ch.write(ByteBuffer.allocate(4096), ch.size()); // the active segment grows under the warm-up
-                SliceWarmer.Outcome o = w.warm(ch, (long) i * SliceWarmer.CHUNK, 2L * SliceWarmer.CHUNK,
+                SliceWarmer.Outcome o = w.warm(slice(ch, f), (long) i * SliceWarmer.CHUNK, 2L * SliceWarmer.CHUNK,
                     System.nanoTime() + NO_DEADLINE);
                 assertThat(o.bytes).isEqualTo(2L * SliceWarmer.CHUNK);
             }
@@ -93,7 +98,7 @@ class SliceWarmerTest {
     void residentPagesCountAsWarmedEvenPastTheDeadline() throws IOException {
         Path f = file(4 * SliceWarmer.CHUNK); // just written: resident
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-            SliceWarmer.Outcome o = new SliceWarmer(unmapper, advice).warm(ch, 0, 4 * SliceWarmer.CHUNK, System.nanoTime() - 1);
+            SliceWarmer.Outcome o = new SliceWarmer(unmapper, advice).warm(slice(ch, f), 0, 4 * SliceWarmer.CHUNK, System.nanoTime() - 1);
             assertThat(o.bytes).isEqualTo(4 * SliceWarmer.CHUNK);
             assertThat(o.stopped).isNull();
             assertThat(mappingsOf(f)).isZero();
@@ -104,7 +109,7 @@ class SliceWarmerTest {
     void withoutAdviceADeadlineAlreadyPastStopsAfterTheFirstChunk() throws IOException {
         Path f = file(4 * SliceWarmer.CHUNK);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-            SliceWarmer.Outcome o = new SliceWarmer(unmapper, null).warm(ch, 0, 4 * SliceWarmer.CHUNK, System.nanoTime() - 1);
+            SliceWarmer.Outcome o = new SliceWarmer(unmapper, null).warm(slice(ch, f), 0, 4 * SliceWarmer.CHUNK, System.nanoTime() - 1);
             assertThat(o.bytes).isEqualTo(SliceWarmer.CHUNK);
             assertThat(o.stopped).isEqualTo(SliceWarmer.TIMED_OUT);
             assertThat(mappingsOf(f)).isZero();
@@ -116,10 +121,10 @@ class SliceWarmerTest {
         Path f = file(4 * SliceWarmer.CHUNK);
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ch.truncate(SliceWarmer.CHUNK + 10);
-            SliceWarmer.Outcome partly = new SliceWarmer(unmapper, advice).warm(ch, 0, 3 * SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE);
+            SliceWarmer.Outcome partly = new SliceWarmer(unmapper, advice).warm(slice(ch, f), 0, 3 * SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE);
             assertThat(partly.bytes).isEqualTo(SliceWarmer.CHUNK + 10);
             assertThat(partly.stopped).isEqualTo("truncated");
-            SliceWarmer.Outcome none = new SliceWarmer(unmapper, advice).warm(ch, 2 * SliceWarmer.CHUNK, 100, System.nanoTime() + NO_DEADLINE);
+            SliceWarmer.Outcome none = new SliceWarmer(unmapper, advice).warm(slice(ch, f), 2 * SliceWarmer.CHUNK, 100, System.nanoTime() + NO_DEADLINE);
             assertThat(none.bytes).isZero();
             assertThat(none.stopped).isEqualTo("truncated");
             assertThat(mappingsOf(f)).isZero();
@@ -127,19 +132,58 @@ class SliceWarmerTest {
     }
 
     @Test
-    void aDeletedSegmentIsStillWarmedThroughItsOpenChannelAndAClosedOneIsSkipped() throws IOException {
+    void aSegmentDeletedOrRenamedSinceTheReadIsSkippedAsGoneAndAClosedOneAsClosed() throws IOException {
         Path f = file(2 * SliceWarmer.CHUNK);
         SliceWarmer w = new SliceWarmer(unmapper, advice);
-        FileChannel ch = FileChannel.open(f, StandardOpenOption.READ);
-        Files.delete(f); // Kafka deletes a segment's file while a fetch may still hold its channel
-        assertThat(w.warm(ch, 0, 2 * SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE).bytes).isEqualTo(2 * SliceWarmer.CHUNK);
-        ch.close();
-        SliceWarmer.Outcome closed = w.warm(ch, 0, SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE);
-        assertThat(closed.bytes).isZero();
-        assertThat(closed.stopped).isEqualTo("closed");
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            // Kafka renames a segment to .deleted (retention) or .swap (compaction) while a fetch holds its slice
+            Files.move(f, dir.resolve("00000000000000000000.log.deleted"));
+            SliceWarmer.Outcome gone = w.warm(slice(ch, f), 0, 2 * SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE);
+            assertThat(gone.bytes).isZero();
+            assertThat(gone.stopped).isEqualTo(SliceWarmer.GONE);
+            ch.close();
+            Files.move(dir.resolve("00000000000000000000.log.deleted"), f);
+            SliceWarmer.Outcome closed = w.warm(slice(ch, f), 0, SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE);
+            assertThat(closed.bytes).isZero();
+            assertThat(closed.stopped).isEqualTo("closed");
+        }
         assertThat(w.mapped()).isZero();
         assertThat(Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains(dir.toString())).count())
             .isZero();
+    }
+
+    @Test
+    void shortOfMappingsItSkipsWithoutMapping() throws IOException {
+        Path f = file(2 * SliceWarmer.CHUNK);
+        long free = new MapHeadroom(0).headroom();
+        assumeTrue(free != Long.MAX_VALUE, "no vm.max_map_count here");
+        // asking for more free mappings than this process has left: what a broker near the count would see
+        SliceWarmer crowded = new SliceWarmer(unmapper, advice, new MapHeadroom(free + 1000));
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            SliceWarmer.Outcome o = crowded.warm(slice(ch, f), 0, 2 * SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE);
+            assertThat(o.bytes).isZero();
+            assertThat(o.stopped).isEqualTo(SliceWarmer.MAP_HEADROOM);
+            assertThat(crowded.mapped()).isZero();
+            SliceWarmer enough = new SliceWarmer(unmapper, advice, new MapHeadroom(Math.max(0, free - 1000)));
+            assertThat(enough.warm(slice(ch, f), 0, 2 * SliceWarmer.CHUNK, System.nanoTime() + NO_DEADLINE).bytes)
+                .isEqualTo(2 * SliceWarmer.CHUNK);
+        }
+    }
+
+    @Test
+    void theHeadroomIsTheMapCountLimitLessThisProcesssMappings() throws IOException {
+        Path max = Path.of("/proc/sys/vm/max_map_count");
+        assumeTrue(Files.isReadable(max), "no vm.max_map_count here");
+        long limit;
+        try (var in = Files.newInputStream(max)) {
+            limit = Long.parseLong(new String(in.readAllBytes()).trim()); // a read at an offset > 0 gets nothing
+        }
+        assertThat(limit).isGreaterThan(1000);
+        long before = limit - Files.readAllLines(Path.of("/proc/self/maps")).size();
+        long measured = new MapHeadroom(0).headroom();
+        long after = limit - Files.readAllLines(Path.of("/proc/self/maps")).size();
+        // other threads of this JVM map and unmap meanwhile (GC, JIT): within a few
+        assertThat(measured).isBetween(Math.min(before, after) - 50, Math.max(before, after) + 50);
     }
 
     @Test
@@ -150,7 +194,7 @@ class SliceWarmerTest {
             Process dd = new ProcessBuilder("dd", "if=" + f, "iflag=nocache", "count=0", "status=none").inheritIO().start();
             assertThat(dd.waitFor()).isZero(); // POSIX_FADV_DONTNEED on this one file
             assumeTrue(!resident(ch), "the file system of " + dir + " keeps its pages (tmpfs?): nothing to read in");
-            SliceWarmer.Outcome o = new SliceWarmer(unmapper, advice).warm(ch, 0, 8 * SliceWarmer.CHUNK,
+            SliceWarmer.Outcome o = new SliceWarmer(unmapper, advice).warm(slice(ch, f), 0, 8 * SliceWarmer.CHUNK,
                 System.nanoTime() + 10_000_000_000L);
             assertThat(o.stopped).isNull();
             assertThat(o.bytes).isEqualTo(8 * SliceWarmer.CHUNK);

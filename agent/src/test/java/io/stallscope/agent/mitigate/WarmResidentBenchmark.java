@@ -76,7 +76,7 @@ public class WarmResidentBenchmark {
 
     @Benchmark
     public long mappedWarmUp() {
-        return warmer.warm(channel, 4096, sliceBytes, Long.MAX_VALUE / 4 + System.nanoTime()).bytes;
+        return warmer.warm(new FileSlice(channel, file.toFile(), 4096, sliceBytes), 4096, sliceBytes, Long.MAX_VALUE / 4 + System.nanoTime()).bytes;
     }
 
     @Benchmark
