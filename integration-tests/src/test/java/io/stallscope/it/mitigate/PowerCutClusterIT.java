@@ -62,6 +62,8 @@ class PowerCutClusterIT {
     private static final int RATE = 3000;
     private static final int RECORD_BYTES = 1024;
     private static final int STEADY_SECONDS = 10;
+    /** A rolled segment shorter than this lost data: a roll comes when the next batch (64 KiB at most) does not fit in 1 MiB. */
+    private static final long FULL_SEGMENT = (1 << 20) - (128 << 10);
     private static final int VICTIM = ThreeBrokerCluster.VICTIM;
     /** Node 3 leads partition 2 and follows 0 and 1: what it was doing when the power went. */
     private static final Map<Integer, List<Integer>> SPREAD = Map.of(0, List.of(1, 2, 3), 1, List.of(2, 3, 1), 2, List.of(3, 1, 2));
@@ -160,6 +162,7 @@ class PowerCutClusterIT {
         LocalKafkaBroker victim = cluster.victim();
         Files.delete(data);
         Files.createSymbolicLink(data, copy.mountPoint().resolve("kafka"));
+        String shortRolled = CutSegments.shortRolled(copy.mountPoint().resolve("kafka"), TOPIC, PARTITIONS, FULL_SEGMENT);
         long logFrom = Files.exists(victim.logFile()) ? Files.size(victim.logFile()) : 0;
         String head = "POWERCUTCLUSTER " + version + " " + SET + " cut " + n + ": ";
         long t0 = System.nanoTime();
@@ -175,7 +178,8 @@ class PowerCutClusterIT {
             (inSync - t0) / 1e9, count(SEGMENT_RECOVERED, since(victim.logFile(), logFrom)));
         String verdict = check.clean() && ledThroughout ? "" : "FAILED ";
         return head + verdict + check.describe() + (ledThroughout ? "" : ", leaders after the read " + leaders
-            + " (not all node 3)") + recovered + counters;
+            + " (not all node 3)") + recovered + ", short rolled segments in the cut (partition/base offset:bytes): "
+            + shortRolled + counters;
     }
 
     private static Map<String, Object> producerConfig(ThreeBrokerCluster cluster) {

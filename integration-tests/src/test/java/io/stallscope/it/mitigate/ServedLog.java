@@ -26,7 +26,7 @@ final class ServedLog {
 
     /** What was served, against what was acknowledged. */
     record Check(long acked, long lost, long gaps, long offsetsSkipped, long duplicates, long outOfOrder,
-                 long misplaced, String firstGap, String stalled) {
+                 long misplaced, String gapList, String stalled) {
         boolean clean() {
             return lost == 0 && gaps == 0 && duplicates == 0 && outOfOrder == 0 && misplaced == 0 && stalled.isEmpty();
         }
@@ -34,7 +34,7 @@ final class ServedLog {
         String describe() {
             return String.format(Locale.ROOT, "acked %d, acked lost %d, gaps %d (%d offsets skipped), duplicates %d,"
                 + " out of order %d, misplaced %d%s%s", acked, lost, gaps, offsetsSkipped, duplicates, outOfOrder, misplaced,
-                firstGap.isEmpty() ? "" : ", first gap: " + firstGap, stalled.isEmpty() ? "" : ", read stalled: " + stalled);
+                gapList.isEmpty() ? "" : ", gaps served: " + gapList, stalled.isEmpty() ? "" : ", read stalled: " + stalled);
         }
     }
 
@@ -58,7 +58,7 @@ final class ServedLog {
         Map<String, Object> config = new java.util.HashMap<>(consumerConfig);
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
         StringBuilder stalled = new StringBuilder();
-        String firstGap = "";
+        List<String> gapList = new ArrayList<>(); // the first 10, for the report
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
             consumer.assign(tps);
             consumer.seekToBeginning(tps);
@@ -83,8 +83,8 @@ final class ServedLog {
                     int p = r.partition();
                     long seq = SequencedProducer.seqOf(r.value());
                     if (r.offset() > expected[p]) {
-                        if (gaps == 0) {
-                            firstGap = String.format(Locale.ROOT, "partition %d served offset %d after %d", p, r.offset(), expected[p] - 1);
+                        if (gapList.size() < 10) {
+                            gapList.add(String.format(Locale.ROOT, "partition %d offset %d after %d", p, r.offset(), expected[p] - 1));
                         }
                         gaps++;
                         skipped += r.offset() - expected[p];
@@ -107,9 +107,9 @@ final class ServedLog {
                     // a position that moved past the last record served skipped offsets without serving them
                     long at = consumer.position(tp);
                     if (at > expected[tp.partition()]) {
-                        if (gaps == 0) {
-                            firstGap = String.format(Locale.ROOT, "partition %d moved to offset %d after %d with no record",
-                                tp.partition(), at, expected[tp.partition()] - 1);
+                        if (gapList.size() < 10) {
+                            gapList.add(String.format(Locale.ROOT, "partition %d position %d after %d with no record",
+                                tp.partition(), at, expected[tp.partition()] - 1));
                         }
                         gaps++;
                         skipped += at - expected[tp.partition()];
@@ -125,7 +125,7 @@ final class ServedLog {
                 lost++;
             }
         }
-        return new Check(acked.count(), lost, gaps, skipped, duplicates, outOfOrder, misplaced, firstGap, stalled.toString().trim());
+        return new Check(acked.count(), lost, gaps, skipped, duplicates, outOfOrder, misplaced, String.join("; ", gapList), stalled.toString().trim());
     }
 
     private static boolean done(KafkaConsumer<?, ?> consumer, List<TopicPartition> tps, long[] last) {
