@@ -105,7 +105,7 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
             Path logConfig = workDir.resolve(LoggingConfigs.fileName(version, "broker"));
             Files.writeString(logConfig, LoggingConfigs.toFile(version, logFile(), "INFO"));
 
-            if (version.usesZooKeeper() && !zooKeeperAlive()) {
+            if (version.usesZooKeeper() && spec.zooKeeperConnect() == null && !zooKeeperAlive()) {
                 startZooKeeper();
             } else if (version.usesZooKeeper() && killedAtNanos != 0) {
                 awaitZooKeeperSessionExpiry();
@@ -130,6 +130,9 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
     private Map<String, String> serverProperties() {
         Map<String, String> props = BrokerConfigs.serverProperties(version, spec.nodeId(), ports, dataDir, tls,
                 spec.serverProperties());
+        if (spec.zooKeeperConnect() != null) {
+            props.put("zookeeper.connect", spec.zooKeeperConnect());
+        }
         return spec.joins() == null ? props : BrokerConfigs.brokerOnly(props, spec.joins().quorumVoters());
     }
 

@@ -30,6 +30,7 @@ public final class BrokerSpec {
     private final boolean sslListener;
     private final Duration startTimeout;
     private final KRaftCluster joins;
+    private final String zooKeeperConnect;
     private final Path dataDir;
     private final List<String> launchWrapper;
     private final DeviceLimits deviceLimits;
@@ -67,11 +68,15 @@ public final class BrokerSpec {
         this.sslListener = b.sslListener;
         this.startTimeout = b.startTimeout;
         this.joins = b.joins;
+        this.zooKeeperConnect = b.zooKeeperConnect;
         this.dataDir = b.dataDir;
         this.launchWrapper = List.copyOf(b.launchWrapper);
         this.deviceLimits = b.deviceLimits;
         if (joins != null && !version.usesKRaft()) {
             throw new IllegalArgumentException("only a KRaft broker (3.3+) can join a KRaft cluster: " + version);
+        }
+        if (zooKeeperConnect != null && !version.usesZooKeeper()) {
+            throw new IllegalArgumentException("only a ZooKeeper broker (before 3.3) can join a ZooKeeper: " + version);
         }
     }
 
@@ -135,6 +140,11 @@ public final class BrokerSpec {
         return joins;
     }
 
+    /** Another broker's ZooKeeper ("127.0.0.1:port") this one registers with instead of starting its own, or null. */
+    public String zooKeeperConnect() {
+        return zooKeeperConnect;
+    }
+
     /** The log directory (log.dirs) when it lives elsewhere than the work directory, e.g. on a real disk; null: {@code <work dir>/data}. */
     public Path dataDir() {
         return dataDir;
@@ -166,6 +176,7 @@ public final class BrokerSpec {
         b.sslListener = sslListener;
         b.startTimeout = startTimeout;
         b.joins = joins;
+        b.zooKeeperConnect = zooKeeperConnect;
         b.dataDir = dataDir;
         b.launchWrapper.addAll(launchWrapper);
         b.deviceLimits = deviceLimits;
@@ -193,6 +204,7 @@ public final class BrokerSpec {
         private boolean sslListener;
         private Duration startTimeout = defaultStartTimeout();
         private KRaftCluster joins;
+        private String zooKeeperConnect;
         private Path dataDir;
         private final List<String> launchWrapper = new ArrayList<>();
         private DeviceLimits deviceLimits;
@@ -286,6 +298,15 @@ public final class BrokerSpec {
          */
         public Builder joinKRaftCluster(String quorumVoters, String clusterId) {
             this.joins = new KRaftCluster(quorumVoters, clusterId);
+            return this;
+        }
+
+        /**
+         * Registers with another broker's ZooKeeper (2.8) instead of starting one, so several brokers form one
+         * cluster: e.g. {@code joinZooKeeper("127.0.0.1:" + first.ports().zooKeeperPort())}; node ids must differ.
+         */
+        public Builder joinZooKeeper(String connect) {
+            this.zooKeeperConnect = Objects.requireNonNull(connect, "connect");
             return this;
         }
 

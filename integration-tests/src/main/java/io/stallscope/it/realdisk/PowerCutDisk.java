@@ -67,13 +67,27 @@ public final class PowerCutDisk implements AutoCloseable {
 
     /** Cuts the power now: the image of what the device held at this instant, on the shelf. */
     public Path cut() {
+        return copy(disk.image());
+    }
+
+    /**
+     * Cuts the power of a cut that a broker runs on again after its recovery ({@link #open}), so one broker can
+     * lose power again and again. Such a copy's loop device writes through the shelf's page cache (no direct
+     * I/O, see {@link RealDisk#attach}); the clone writes that page cache back before it shares the extents, so
+     * this image too holds exactly the writes the device completed, and none of its own file system's dirty pages.
+     */
+    public Path cut(RealDisk opened) {
+        return copy(opened.image());
+    }
+
+    private Path copy(Path image) {
         Path copy = cuts.resolve("cut-" + seq.incrementAndGet() + ".img");
         try {
             Files.createDirectories(cuts);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Commands.run("cp", "--reflink=always", disk.image().toString(), copy.toString());
+        Commands.run("cp", "--reflink=always", image.toString(), copy.toString());
         return copy;
     }
 

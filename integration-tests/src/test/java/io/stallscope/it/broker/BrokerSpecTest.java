@@ -58,4 +58,14 @@ class BrokerSpecTest {
         assertThatThrownBy(() -> BrokerSpec.builder("3.9.2").name("a/b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> BrokerSpec.builder("3.9.2").nodeId(-1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void onlyAZooKeeperBrokerJoinsAnotherOnesZooKeeper() {
+        BrokerSpec spec = BrokerSpec.builder("2.8.2").nodeId(2).joinZooKeeper("127.0.0.1:2181").build();
+        assertThat(spec.zooKeeperConnect()).isEqualTo("127.0.0.1:2181");
+        assertThat(spec.toBuilder().build().zooKeeperConnect()).isEqualTo("127.0.0.1:2181");
+        assertThat(BrokerSpec.builder("2.8.2").build().zooKeeperConnect()).isNull();
+        assertThatThrownBy(() -> BrokerSpec.builder("3.6.2").joinZooKeeper("127.0.0.1:2181").build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ZooKeeper");
+    }
 }

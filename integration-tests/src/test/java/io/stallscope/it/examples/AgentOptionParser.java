@@ -12,24 +12,24 @@ import java.util.Map;
  * shaded jar the examples deploy, so an example's option string is judged by exactly the code that
  * will read it in the broker.
  */
-final class AgentOptionParser implements AutoCloseable {
+public final class AgentOptionParser implements AutoCloseable {
     private final URLClassLoader loader;
     private final Method parse;
 
     /** What the agent made of an option string: its Prometheus endpoint, or the error it would log. */
-    record Result(String prometheus, String error) {
-        boolean ok() {
+    public record Result(String prometheus, String error) {
+        public boolean ok() {
             return error == null;
         }
     }
 
-    AgentOptionParser(Path agentJar) throws Exception {
+    public AgentOptionParser(Path agentJar) throws Exception {
         loader = new URLClassLoader(new URL[] {agentJar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
         parse = loader.loadClass("io.stallscope.agent.config.AgentOptions").getMethod("parse", String.class, Map.class);
     }
 
     /** Parses as the agent does at start with no STALLSCOPE_* environment. */
-    Result parse(String agentArgs) throws Exception {
+    public Result parse(String agentArgs) throws Exception {
         try {
             Object options = parse.invoke(null, agentArgs, Map.of());
             return new Result(String.valueOf(options.getClass().getMethod("prometheus").invoke(options)), null);

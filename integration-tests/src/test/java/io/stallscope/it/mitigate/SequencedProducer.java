@@ -4,6 +4,7 @@ import io.stallscope.it.broker.FixedRate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 
 /**
  * One idempotent producer (acks=all) sending numbered records at a steady rate for the whole test, across
@@ -22,6 +24,8 @@ final class SequencedProducer implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
     private final int recordsPerSecond;
+    private final int recordBytes;
+    private final BiConsumer<Long, RecordMetadata> onAck;
     private final Thread thread;
     private final ConcurrentSkipListSet<Long> acked = new ConcurrentSkipListSet<>();
     private final List<Exception> failures = new CopyOnWriteArrayList<>();
@@ -29,6 +33,12 @@ final class SequencedProducer implements AutoCloseable {
     private volatile boolean running = true;
 
     SequencedProducer(Map<String, Object> config, String topic, int recordsPerSecond) {
+        this(config, topic, recordsPerSecond, 512, (seq, md) -> { });
+    }
+
+    /** With records of {@code recordBytes} (at least 8), and {@code onAck} told where each acknowledged record went. */
+    SequencedProducer(Map<String, Object> config, String topic, int recordsPerSecond, int recordBytes,
+                      BiConsumer<Long, RecordMetadata> onAck) {
         Map<String, Object> c = new java.util.HashMap<>(config);
         c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         c.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -39,6 +49,8 @@ final class SequencedProducer implements AutoCloseable {
         this.producer = new KafkaProducer<>(c);
         this.topic = topic;
         this.recordsPerSecond = recordsPerSecond;
+        this.recordBytes = recordBytes;
+        this.onAck = onAck;
         this.thread = new Thread(this::run, "sequenced-producer");
         thread.setDaemon(true);
         thread.start();
@@ -48,13 +60,14 @@ final class SequencedProducer implements AutoCloseable {
         Random random = new Random(1);
         FixedRate rate = new FixedRate(recordsPerSecond);
         for (long seq = 0; running && rate.awaitSend(seq); seq++) {
-            byte[] value = new byte[512];
+            byte[] value = new byte[recordBytes];
             random.nextBytes(value);
             ByteBuffer.wrap(value).putLong(seq);
             long n = seq;
             try {
                 producer.send(new ProducerRecord<>(topic, value), (md, e) -> {
                     if (e == null) {
+                        onAck.accept(n, md);
                         acked.add(n);
                     } else {
                         failures.add(e);
