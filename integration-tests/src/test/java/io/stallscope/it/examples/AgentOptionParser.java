@@ -5,6 +5,8 @@ import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,8 +18,11 @@ public final class AgentOptionParser implements AutoCloseable {
     private final URLClassLoader loader;
     private final Method parse;
 
-    /** What the agent made of an option string: its Prometheus endpoint, or the error it would log. */
-    public record Result(String prometheus, String error) {
+    /**
+     * What the agent made of an option string: its Prometheus endpoint and the options it ignored (a removed
+     * one, with why; none from an agent before that list existed), or the error it would log.
+     */
+    public record Result(String prometheus, List<String> ignored, String error) {
         public boolean ok() {
             return error == null;
         }
@@ -32,10 +37,18 @@ public final class AgentOptionParser implements AutoCloseable {
     public Result parse(String agentArgs) throws Exception {
         try {
             Object options = parse.invoke(null, agentArgs, Map.of());
-            return new Result(String.valueOf(options.getClass().getMethod("prometheus").invoke(options)), null);
+            List<String> ignored = new ArrayList<>();
+            try {
+                for (Object clause : (List<?>) options.getClass().getMethod("ignored").invoke(options)) {
+                    ignored.add(String.valueOf(clause));
+                }
+            } catch (NoSuchMethodException olderAgent) {
+                // an agent from before removed options were ignored: it ignores none
+            }
+            return new Result(String.valueOf(options.getClass().getMethod("prometheus").invoke(options)), ignored, null);
         } catch (InvocationTargetException e) {
             if (e.getCause().getClass().getSimpleName().equals("OptionException")) {
-                return new Result(null, e.getCause().getMessage());
+                return new Result(null, List.of(), e.getCause().getMessage());
             }
             throw e;
         }

@@ -114,6 +114,7 @@ class ExampleFilesTest {
         JavaAgentOption agent = JavaAgentOption.single("compose kafka", kafka.path("environment").path("KAFKA_OPTS").asText());
         AgentOptionParser.Result parsed = parser.parse(agent.options());
         assertThat(parsed.error()).isNull();
+        assertThat(parsed.ignored()).as("options the agent would ignore").isEmpty();
         JsonNode jarMount = mountAt(kafka, agent.jar());
         assertThat(jarMount.path("read_only").asBoolean()).as("agent jar mounted read-only").isTrue();
         assertThat(hostPath(dir, jarMount.path("source").asText())).isEqualTo(AgentJar.path());
@@ -210,6 +211,7 @@ class ExampleFilesTest {
         JavaAgentOption agent = JavaAgentOption.single("strimzi JAVA_TOOL_OPTIONS", toolOptions.path("value").asText());
         AgentOptionParser.Result parsed = parser.parse(agent.options());
         assertThat(parsed.error()).isNull();
+        assertThat(parsed.ignored()).as("options the agent would ignore").isEmpty();
         assertThat(parsed.prometheus()).as("the agent's port in every example, beside Strimzi's JMX exporter on 9404").isEqualTo("0.0.0.0:9405");
 
         // the image named in the resource is built by the Dockerfile, which puts the jar where the option says
@@ -297,6 +299,7 @@ class ExampleFilesTest {
         JavaAgentOption agent = JavaAgentOption.single("init-container KAFKA_OPTS", opts.path("value").asText());
         AgentOptionParser.Result parsed = parser.parse(agent.options());
         assertThat(parsed.error()).isNull();
+        assertThat(parsed.ignored()).as("options the agent would ignore").isEmpty();
         assertThat(parsed.prometheus()).isEqualTo("0.0.0.0:9405");
         // the init container copies the jar to exactly where the option names it, in the volume both mount
         assertThat(dockerfile).contains("\"" + agent.jar() + "\"]");

@@ -56,9 +56,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>-Dstallscope.powercut.set=none (no agent), roll-flush, or segment-flush-delay (20 s; only with an agent
  * that still accepts the option: {@link PowerCutSet}); -Dstallscope.powercut.cuts=1;
- * -Dstallscope.powercut.versions=3.6.2 (e.g. 2.8.2,3.6.2,3.9.2,4.1.2). The default (one cut, 3.6.2,
- * roll-flush) is the CI smoke; scripts/power-cut-cluster runs the matrix. Each cut appends a line to
- * target/bench/power-cut-cluster.lines.
+ * -Dstallscope.powercut.versions=2.8.2 (e.g. 2.8.2,3.6.2,3.9.2,4.1.2). The default (one cut, 2.8.2 on
+ * ZooKeeper, roll-flush) is the CI smoke: roll-flush changes 2.8-3.6 only, and 2.8.2 showed no hole of stock
+ * Kafka's in 20 cuts, where a KRaft version's one-segment window would fail CI for a reason that is Kafka's;
+ * scripts/power-cut-cluster runs the matrix. Each cut appends a line to target/bench/power-cut-cluster.lines.
  */
 class PowerCutClusterIT {
     private static final String TOPIC = "cut";
@@ -79,7 +80,7 @@ class PowerCutClusterIT {
     private static final Pattern SEGMENT_RECOVERED = Pattern.compile("Recovering unflushed segment");
 
     static List<String> versions() {
-        return List.of(System.getProperty("stallscope.powercut.versions", "3.6.2").split(","));
+        return List.of(System.getProperty("stallscope.powercut.versions", "2.8.2").split(","));
     }
 
     @ParameterizedTest(name = "Kafka {0}")

@@ -7,9 +7,10 @@ import java.time.Duration;
 
 /**
  * The mitigation sets a power-cut run compares, as agent options: none (no agent at all), roll-flush, and
- * segment-flush-delay (20 s). The last is taken only while the agent under test still accepts
- * mitigate.segment.flush.delay, asked of the agent's own option parser in the jar the brokers load: where it
- * was removed the set is refused with the agent's own error, never run as something else.
+ * segment-flush-delay (20 s). The last is taken only while the agent under test still applies
+ * mitigate.segment.flush.delay, asked of the agent's own option parser in the jar the brokers load: an agent
+ * that removed it (and ignores it, saying why) or refuses it makes the set refused, never run as something else.
+ * It stays for an agent built from before the removal, to show the hole again.
  */
 final class PowerCutSet {
     static final Duration FLUSH_DELAY = Duration.ofSeconds(20);
@@ -34,6 +35,10 @@ final class PowerCutSet {
             if (!r.ok()) {
                 throw new IllegalArgumentException("set segment-flush-delay: the agent at " + AgentJar.path()
                     + " refuses '" + options + "' (" + r.error() + ")");
+            }
+            if (!r.ignored().isEmpty()) {
+                throw new IllegalArgumentException("set segment-flush-delay: the agent at " + AgentJar.path()
+                    + " no longer applies it: " + r.ignored());
             }
             return options;
         }
