@@ -169,27 +169,42 @@ public final class KafkaTargets {
         .until("4.1", "UnifiedLog moved to kafka-storage; roll-flush is not needed from 3.7")
         .build();
 
-    /** roll-flush, 2.8: the log's flush up to an offset, where deferred snapshots are made durable first. */
-    public static final KafkaTarget LOG_FLUSH = KafkaTarget.named("roll-flush.log.flush", "Log.flush(long)")
-        .in(LOG + "Log")
+    /**
+     * roll-flush, 2.8-3.1: the log's flush up to an offset (exclusive), where deferred snapshots are made durable
+     * first: Log.flush(long) up to 3.0 (Log became UnifiedLog in 3.1), UnifiedLog.flush(long) in 3.1.
+     */
+    public static final KafkaTarget LOG_FLUSH = KafkaTarget.named("roll-flush.log.flush", "Log/UnifiedLog.flush(long)")
+        .in(LOG + "Log", LOG + "UnifiedLog")
         .shape(named("flush").and(not(isStatic())).and(takesArguments(long.class)))
-        .until("3.0", "kafka.log.Log became UnifiedLog in 3.0")
+        .until("3.2", "from 3.2 it is UnifiedLog.flush(long, boolean)")
         .build();
 
-    /** roll-flush, 3.x: the same flush on UnifiedLog, with its includingOffset flag (in kafka-storage, private, from 4.1). */
+    /** roll-flush, 3.2 on: the same flush with its includingOffset flag (in kafka-storage, private, from 4.1). */
     public static final KafkaTarget UNIFIED_LOG_FLUSH = KafkaTarget.named("roll-flush.unifiedlog.flush",
             "UnifiedLog.flush(long,boolean)")
         .in(LOG + "UnifiedLog", STORAGE + "UnifiedLog")
         .shape(named("flush").and(not(isStatic())).and(takesArguments(long.class, boolean.class)))
-        .since("3.0", "Log before 3.0")
+        .since("3.2", "before 3.2 the flush is Log/UnifiedLog.flush(long)")
         .build();
 
-    /** roll-flush, 3.x: LocalLog.markFlushed, which moves the recovery point under the partition lock. */
+    /** roll-flush, 3.1 on: LocalLog.markFlushed, which moves the recovery point under the partition lock. */
     public static final KafkaTarget LOCAL_LOG_MARK_FLUSHED = KafkaTarget.named("roll-flush.locallog.markFlushed",
             "LocalLog.markFlushed(long)")
         .in(LOG + "LocalLog")
         .shape(named("markFlushed").and(not(isStatic())).and(takesArguments(long.class)))
-        .between("3.0", "4.0", "no LocalLog before 3.0; it moved to kafka-storage in 4.0")
+        .between("3.1", "4.0", "no LocalLog before 3.1; it moved to kafka-storage in 4.0")
+        .build();
+
+    /**
+     * roll-flush: Kafka's own path for a failed log dir, taken when the final fsync at detach fails (no Kafka
+     * flush is there to fail): maybeAddOfflineLogDir(String logDir, msg, IOException), the msg a Scala by-name
+     * Function0 in kafka.server up to 3.4, a String in kafka-storage from 3.5.
+     */
+    public static final KafkaTarget LOG_DIR_FAILURE = KafkaTarget.named("roll-flush.logdir.failure",
+            "LogDirFailureChannel.maybeAddOfflineLogDir(String,msg,IOException)")
+        .in(SERVER + "LogDirFailureChannel", STORAGE + "LogDirFailureChannel")
+        .shape(named("maybeAddOfflineLogDir").and(not(isStatic())).and(takesArguments(3))
+            .and(takesArgument(0, String.class)).and(takesArgument(2, java.io.IOException.class)))
         .build();
 
     // ---- stop/start breakdown (stopstart): where a broker's stop and start go ----
@@ -287,7 +302,7 @@ public final class KafkaTargets {
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM,
             FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
-            LOCAL_LOG_MARK_FLUSHED));
+            LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE));
     }
 
     /** The stop/start breakdown's entries, in the order its catalog test lists them. */

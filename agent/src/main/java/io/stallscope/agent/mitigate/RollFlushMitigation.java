@@ -44,6 +44,11 @@ final class RollFlushMitigation {
         this.skipped = skipped;
     }
 
+    /**
+     * All or nothing: a part left out would be weaker than Kafka (a snapshot deferred with no barrier to sync it
+     * before the recovery point moves, or a failed final sync that takes no dir offline), so one part missing
+     * skips them all and the start-up line names it.
+     */
     static RollFlushMitigation resolve(TargetResolver shapes, String kafkaVersion) {
         if (shapes.resolve(KafkaTargets.SNAPSHOT_FLUSH).isResolved()) {
             return new RollFlushMitigation("not needed on Kafka " + kafkaVersion
@@ -51,20 +56,24 @@ final class RollFlushMitigation {
         }
         Resolution snapshot = shapes.resolve(KafkaTargets.ROLL_SNAPSHOT_WRITE);
         Resolution roll = shapes.resolve(KafkaTargets.ROLL_WITH_OPTION);
-        // the flush to guard is the one of the class that rolls: Log.flush(long) in 2.8, UnifiedLog.flush(long, boolean) in 3.x
+        // the flush to guard is the one of the class that rolls: flush(long) up to 3.1, flush(long, boolean) from 3.2
         KafkaTarget flushTarget = KafkaTargets.LOG_FLUSH;
         Resolution flush = shapes.resolve(flushTarget);
         if (!sameClass(flush, roll)) {
-            flushTarget = KafkaTargets.UNIFIED_LOG_FLUSH;
-            flush = shapes.resolve(flushTarget);
+            Resolution unified = shapes.resolve(KafkaTargets.UNIFIED_LOG_FLUSH);
+            // name the one this version should have when neither fits
+            if (sameClass(unified, roll) || flush.status() != Resolution.Status.MISMATCHED) {
+                flushTarget = KafkaTargets.UNIFIED_LOG_FLUSH;
+                flush = unified;
+            }
         }
         Resolution segmentFlush = shapes.resolve(KafkaTargets.SEGMENT_FLUSH);
-        Resolution missing = !snapshot.isResolved() ? snapshot : !roll.isResolved() ? roll
-            : !sameClass(flush, roll) ? flush : !segmentFlush.isResolved() ? segmentFlush : null;
+        // 3.1-3.6 move the recovery point in LocalLog.markFlushed, under the partition lock: a barrier there too
+        Resolution markFlushed = shapes.resolve(KafkaTargets.LOCAL_LOG_MARK_FLUSHED);
+        Resolution dirFailure = shapes.resolve(KafkaTargets.LOG_DIR_FAILURE);
+        String missing = missing(snapshot, roll, flush, segmentFlush, dirFailure, markFlushed);
         if (missing != null) {
-            return new RollFlushMitigation(null, "skipped: no " + missing.target().describe() + " of the expected shape ("
-                + (missing.isResolved() ? "in " + missing.declaringClass() + ", not in " + roll.declaringClass()
-                : missing.reason()) + ")");
+            return new RollFlushMitigation(null, "skipped on Kafka " + kafkaVersion + ": " + missing);
         }
         ElementMatcher.Junction<MethodDescription> writeSnapshot = KafkaTargets.ROLL_SNAPSHOT_WRITE.shape();
         RollFlushMitigation m = new RollFlushMitigation(null, null);
@@ -79,12 +88,32 @@ final class RollFlushMitigation {
             ? LogFlushMarkAdvice.class : FlushUpToBarrierAdvice.class).on(flushTarget.shape()));
         m.transformations.add(segmentFlush.declaringClass(),
             Advice.to(SegmentFlushBarrierAdvice.class).on(KafkaTargets.SEGMENT_FLUSH.shape()));
-        Resolution markFlushed = shapes.resolve(KafkaTargets.LOCAL_LOG_MARK_FLUSHED);
         if (markFlushed.isResolved()) {
             m.transformations.add(markFlushed.declaringClass(),
                 Advice.to(FlushBarrierAdvice.class).on(KafkaTargets.LOCAL_LOG_MARK_FLUSHED.shape()));
         }
         return m;
+    }
+
+    /**
+     * The first part that is not there: every one but the last must resolve (the flush in the class that rolls);
+     * the last, markFlushed, may be absent only where the catalog says this version has none (2.8, 3.0).
+     */
+    private static String missing(Resolution snapshot, Resolution roll, Resolution flush, Resolution segmentFlush,
+                                  Resolution dirFailure, Resolution markFlushed) {
+        for (Resolution r : new Resolution[] {snapshot, roll, flush, segmentFlush, dirFailure}) {
+            if (!r.isResolved()) {
+                return "no " + r.target().describe() + " (" + r.reason() + ")";
+            }
+        }
+        if (!sameClass(flush, roll)) {
+            return "no " + flush.target().describe() + " in " + roll.declaringClass() + " (it is in "
+                + flush.declaringClass() + ")";
+        }
+        if (markFlushed.status() == Resolution.Status.MISMATCHED) {
+            return "no " + markFlushed.target().describe() + " (" + markFlushed.reason() + ")";
+        }
+        return null;
     }
 
     private static boolean sameClass(Resolution a, Resolution b) {

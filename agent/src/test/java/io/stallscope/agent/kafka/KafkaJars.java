@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * The jars of each supported Kafka version that the build copied into target/kafka-jars/VERSION/ (see the
  * agent's pom), read as class files: no class is loaded, no broker started.
  */
-final class KafkaJars implements AutoCloseable {
+public final class KafkaJars implements AutoCloseable {
     private final List<ClassFileLocator> locators = new ArrayList<>();
     private final TypePool pool;
 
@@ -37,7 +37,7 @@ final class KafkaJars implements AutoCloseable {
         pool = TypePool.Default.of(new ClassFileLocator.Compound(all));
     }
 
-    static KafkaJars of(String version) {
+    public static KafkaJars of(String version) {
         Path dir = root().resolve(version);
         if (!Files.isDirectory(dir)) {
             throw new IllegalStateException("no jars of Kafka " + version + " in " + dir
@@ -52,10 +52,22 @@ final class KafkaJars implements AutoCloseable {
     }
 
     /** The supported versions, from the parent pom's stallscope.kafka.supported. */
-    static List<String> supported() {
-        String list = System.getProperty("stallscope.kafka.supported", "");
+    public static List<String> supported() {
+        return list("stallscope.kafka.supported");
+    }
+
+    /**
+     * The versions the catalog is checked against, from the parent pom's stallscope.kafka.catalog: the supported
+     * ones and the last patch of every minor between them.
+     */
+    public static List<String> catalog() {
+        return list("stallscope.kafka.catalog");
+    }
+
+    private static List<String> list(String property) {
+        String list = System.getProperty(property, "");
         if (list.isBlank()) {
-            throw new IllegalStateException("stallscope.kafka.supported not set: run through Maven (the parent pom sets it)");
+            throw new IllegalStateException(property + " not set: run through Maven (the parent pom sets it)");
         }
         return Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toList());
     }
@@ -70,7 +82,7 @@ final class KafkaJars implements AutoCloseable {
         }
     }
 
-    TypePool pool() {
+    public TypePool pool() {
         return pool;
     }
 

@@ -16,7 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that the catalog does not expect. When Kafka moves a method, this test names the entry, the version
  * and what it found instead.
  *
- * <p>A new Kafka version: add it to stallscope.kafka.supported (parent pom), its jars to the agent's pom
+ * <p>The versions are stallscope.kafka.catalog (parent pom): the supported ones and the last patch of every minor
+ * between them, so that a range the catalog claims has no unchecked minor inside it.
+ * A new Kafka version: add it to stallscope.kafka.supported and .catalog (parent pom), its jars to the agent's pom
  * (kafka-jars), and its row below (the failure message prints the row the jars give).
  */
 class KafkaTargetsTest {
@@ -29,20 +31,27 @@ class KafkaTargetsTest {
         "segment.flush", "records.append", "index.resize", "jdk.transferTo", "log.roll", "snapshot.take",
         "snapshot.write", "snapshot.flush", "segment.inactive", "segment.read", "tls.transferFrom",
         "prefetch.fetch.read", "prefetch.delayed.fetch.complete", "roll-flush.snapshot.write", "roll-flush.roll", "roll-flush.log.flush", "roll-flush.unifiedlog.flush",
-        "roll-flush.locallog.markFlushed"};
+        "roll-flush.locallog.markFlushed", "roll-flush.logdir.failure"};
 
-    //                          flush  append index   jdk  roll   take   write flush inact read  tls | pf.read pf.done rf.write rf.roll rf.lflush rf.uflush rf.mark
+    //                          flush  append index  jdk  roll   take   write flush inact read  tls | pf.read pf.done rf.write rf.roll rf.lflush rf.uflush rf.mark rf.fail
     private static final String[] TABLE = {
-        "2.8.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks     k        k       k         -         -",
-        "3.4.1   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks     k        k       -         k         k",
-        "3.6.2   k      r      s+s    jdk  k      s      s     -     k     k     n     ks     ks     s        k       -         k         k",
-        "3.7.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks     -        k       -         k         k",
-        "3.9.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks     -        k       -         k         k",
-        "4.0.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks     -        k       -         k         -",
-        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
-        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
-        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
-        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks     -        -       -         s         -",
+        "2.8.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks      k        k       k         -         -       ks",
+        "3.0.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks      k        k       k         -         -       ks",
+        "3.1.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks      k        k       k         -         k       ks",
+        "3.2.3   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks      k        k       -         k         k       ks",
+        "3.3.2   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks      k        k       -         k         k       ks",
+        "3.4.1   k      r      k+k    jdk  k      k      k     -     k     k     n     ks     ks      k        k       -         k         k       ks",
+        "3.5.2   k      r      s+s    jdk  k      s      s     -     k     k     n     ks     ks      s        k       -         k         k       s",
+        "3.6.2   k      r      s+s    jdk  k      s      s     -     k     k     n     ks     ks      s        k       -         k         k       s",
+        "3.7.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks      -        k       -         k         k       s",
+        "3.8.1   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks      -        k       -         k         k       s",
+        "3.9.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks      -        k       -         k         k       s",
+        "4.0.2   s      r      s+s    jdk  k      s+s    s     k     s     s     n     ks     ks      -        k       -         k         -       s",
+        "4.1.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks      -        -       -         s         -       s",
+        "4.2.1   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks      -        -       -         s         -       s",
+        "4.2.2   s      r      s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks      -        -       -         s         -       s",
+        "4.3.1   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks      -        -       -         s         -       s",
+        "4.4.0   s      ri     s+s    jdk  s+s    s+s    s     s     s     s     n     ks     ks      -        -       -         s         -       s",
     };
 
     /** Longest prefix first: record.internal before record. */
@@ -60,7 +69,7 @@ class KafkaTargetsTest {
 
     @BeforeAll
     static void resolveEveryVersion() throws Exception {
-        for (String version : KafkaJars.supported()) {
+        for (String version : KafkaJars.catalog()) {
             try (KafkaJars jars = KafkaJars.of(version)) {
                 TargetResolver resolver = new TargetResolver(jars.pool(), version);
                 List<Resolution> row = new ArrayList<>();
@@ -78,9 +87,10 @@ class KafkaTargetsTest {
         for (String row : TABLE) {
             tableVersions.add(row.trim().split("\\s+")[0]);
         }
-        assertThat(tableVersions).as("versions in the table = stallscope.kafka.supported").isEqualTo(KafkaJars.supported());
+        assertThat(tableVersions).as("versions in the table = stallscope.kafka.catalog").isEqualTo(KafkaJars.catalog());
+        assertThat(KafkaJars.catalog()).as("the catalog list holds every supported version").containsAll(KafkaJars.supported());
         assertThat(KafkaJars.fetched()).as("versions the build fetched jars of (agent pom, kafka-jars)")
-            .isEqualTo(KafkaJars.supported());
+            .isEqualTo(KafkaJars.catalog());
         List<String> names = new ArrayList<>();
         for (KafkaTarget t : KafkaTargets.all()) {
             names.add(t.name());

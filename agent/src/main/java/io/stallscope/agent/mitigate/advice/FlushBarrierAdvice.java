@@ -4,7 +4,7 @@ import io.stallscope.agent.mitigate.RollFlushHooks;
 import net.bytebuddy.asm.Advice;
 
 /**
- * On LocalLog.markFlushed(long recoveryPoint) (3.x), which runs inside UnifiedLog.flush's
+ * On LocalLog.markFlushed(long recoveryPoint) (3.1-3.6), which runs inside UnifiedLog.flush's
  * maybeHandleIOException: the log's deferred snapshots up to that offset are fsynced before the recovery
  * point can move to it. Not suppressed: an I/O error must fail the flush and reach Kafka's handler.
  */

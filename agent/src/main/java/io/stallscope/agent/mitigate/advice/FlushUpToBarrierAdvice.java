@@ -4,7 +4,7 @@ import io.stallscope.agent.mitigate.RollFlushHooks;
 import net.bytebuddy.asm.Advice;
 
 /**
- * On UnifiedLog.flush(long offset, boolean includingOffset) (3.x): notes the flush, up to what it flushes
+ * On UnifiedLog.flush(long offset, boolean includingOffset) (3.2 on): notes the flush, up to what it flushes
  * (offset, or offset + 1 when inclusive: never less than the recovery point it marks), so that its first
  * segment flush, inside Kafka's maybeHandleIOException, fsyncs the log's deferred snapshots first.
  */

@@ -4,7 +4,7 @@ import io.stallscope.agent.mitigate.RollFlushHooks;
 import net.bytebuddy.asm.Advice;
 
 /**
- * On Log.flush(long offset) (2.8): notes the flush so that its first segment flush, which is inside
+ * On Log.flush(long offset) (2.8, 3.0) and UnifiedLog.flush(long offset) (3.1): notes the flush so that its first segment flush, which is inside
  * Kafka's maybeHandleIOException, fsyncs the log's deferred snapshots up to offset first.
  */
 public final class LogFlushMarkAdvice {
