@@ -10,6 +10,13 @@ public final class KafkaMembers {
     public static final String SEGMENT_SIZE = "size";
     /** Log, UnifiedLog and LocalLog .dir(): the partition's directory. */
     public static final String LOG_DIR = "dir";
+    /**
+     * Log and UnifiedLog's private monitor (2.8-3.6): renameDir holds it from the move of the directory to the
+     * update of dir(), so dir() read under it is where the log's files are.
+     */
+    public static final String LOG_LOCK = "lock";
+    /** The log's LogDirFailureChannel: a private field of Log (2.8, 3.0), a public method of UnifiedLog (3.1+). */
+    public static final String LOG_DIR_FAILURE_CHANNEL = "logDirFailureChannel";
     /** FetchDataInfo.records: a public field from 3.6, a method records() before. */
     public static final String FETCH_RECORDS = "records";
     /** FileRecords.channel(), file(), sizeInBytes() and its private field start: the slice a fetch sends. */

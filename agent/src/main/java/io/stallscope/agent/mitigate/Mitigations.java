@@ -100,7 +100,7 @@ public final class Mitigations {
         // closed before it is flushed: a roll past the switch fsyncs inline, none defers after this sync
         PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
         if (pending != null) {
-            for (String failure : pending.flushAll()) {
+            for (PendingSnapshots.Failure failure : pending.flushAll()) {
                 log.error("roll-flush: a deferred producer-state snapshot is not durable on detach: " + failure);
             }
         }

@@ -105,10 +105,22 @@ public final class RollFlushHooks {
     }
 
     /**
-     * Before a flush of this log up to {@code upToOffset} (and before it marks that recovery point): its
-     * snapshots up to that offset become durable.
+     * Before a flush of this log up to {@code upToOffset} (and before it marks that recovery point), holding no
+     * log's lock: its snapshots up to that offset become durable.
      */
     public static void beforeFlush(Object log, long upToOffset) throws IOException {
+        barrier(log, upToOffset, true);
+    }
+
+    /**
+     * The same from LocalLog.markFlushed, which runs under the UnifiedLog's lock: no other log's lock may be
+     * taken there (two such flushes would deadlock).
+     */
+    public static void beforeFlushUnderLock(Object log, long upToOffset) throws IOException {
+        barrier(log, upToOffset, false);
+    }
+
+    private static void barrier(Object log, long upToOffset, boolean mayLock) throws IOException {
         PendingSnapshots snapshots = pending;
         if (snapshots == null || snapshots.size() + snapshots.failedCount() == 0) {
             return;
@@ -121,7 +133,7 @@ public final class RollFlushHooks {
             dir = null; // fsync every pending snapshot: more than needed, never less
         }
         try {
-            snapshots.flush(dir, upToOffset);
+            snapshots.flush(dir == null ? null : log, dir, upToOffset, mayLock);
         } catch (RuntimeException | Error e) {
             // a bug of ours, not the disk's: count it and let Kafka's flush go on (an IOException,
             // the disk's, propagates and fails the flush as Kafka 3.7's snapshot flush would)

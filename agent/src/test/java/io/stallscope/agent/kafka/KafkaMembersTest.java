@@ -42,6 +42,50 @@ class KafkaMembersTest {
         assertThat(missing).as("members the agent reads by reflection, missing").isEmpty();
     }
 
+    /**
+     * roll-flush (2.8-3.6, every catalog version) reads the rolling log's lock, under which renameDir moves its
+     * directory, and its LogDirFailureChannel (a method from 3.1, a field of Log before) of the class the
+     * catalog's failure entry finds.
+     */
+    @Test
+    void everyVersionRollFlushAppliesToHasTheLogsLockAndFailureChannel() throws Exception {
+        List<String> missing = new ArrayList<>();
+        for (String version : KafkaJars.catalog()) {
+            if (KafkaReleases.compare(version, "3.7") >= 0) {
+                continue;
+            }
+            try (KafkaJars jars = KafkaJars.of(version)) {
+                TypePool pool = jars.pool();
+                TypeDescription log = first(pool, KafkaTargets.ROLL_WITH_OPTION.classes());
+                if (log == null) {
+                    missing.add(version + ": no log class");
+                    continue;
+                }
+                String channelType = new TargetResolver(pool, version).resolve(KafkaTargets.LOG_DIR_FAILURE)
+                    .declaringClass();
+                boolean lock = false;
+                boolean channel = false;
+                for (FieldDescription f : log.getDeclaredFields()) {
+                    lock |= f.getName().equals(KafkaMembers.LOG_LOCK) && f.getType().represents(Object.class);
+                    channel |= f.getName().equals(KafkaMembers.LOG_DIR_FAILURE_CHANNEL)
+                        && f.getType().asErasure().getName().equals(channelType);
+                }
+                for (MethodDescription m : log.getDeclaredMethods()) {
+                    channel |= m.getName().equals(KafkaMembers.LOG_DIR_FAILURE_CHANNEL) && m.isPublic()
+                        && m.getParameters().isEmpty() && m.getReturnType().asErasure().getName().equals(channelType);
+                }
+                if (!lock) {
+                    missing.add(version + ": " + log.getName() + "." + KafkaMembers.LOG_LOCK);
+                }
+                if (!channel) {
+                    missing.add(version + ": " + log.getName() + "." + KafkaMembers.LOG_DIR_FAILURE_CHANNEL + " of type "
+                        + channelType);
+                }
+            }
+        }
+        assertThat(missing).isEmpty();
+    }
+
     private static TypeDescription first(TypePool pool, List<String> classes) {
         for (String c : classes) {
             TypePool.Resolution r = pool.describe(c);

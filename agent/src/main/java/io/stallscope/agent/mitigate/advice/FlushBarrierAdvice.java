@@ -6,7 +6,8 @@ import net.bytebuddy.asm.Advice;
 /**
  * On LocalLog.markFlushed(long recoveryPoint) (3.1-3.6), which runs inside UnifiedLog.flush's
  * maybeHandleIOException: the log's deferred snapshots up to that offset are fsynced before the recovery
- * point can move to it. Not suppressed: an I/O error must fail the flush and reach Kafka's handler.
+ * point can move to it. It runs under the UnifiedLog's lock (so no rename of this log is in flight), and
+ * takes no other log's lock. Not suppressed: an I/O error must fail the flush and reach Kafka's handler.
  */
 public final class FlushBarrierAdvice {
     private FlushBarrierAdvice() {
@@ -14,6 +15,6 @@ public final class FlushBarrierAdvice {
 
     @Advice.OnMethodEnter
     public static void enter(@Advice.This Object log, @Advice.Argument(0) long upToOffset) throws java.io.IOException {
-        RollFlushHooks.beforeFlush(log, upToOffset);
+        RollFlushHooks.beforeFlushUnderLock(log, upToOffset);
     }
 }
