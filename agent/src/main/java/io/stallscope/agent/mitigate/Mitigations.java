@@ -83,14 +83,31 @@ public final class Mitigations {
         });
     }
 
+    /** Hands a disk's error to Kafka's log-dir failure path; says what became of it, for the ERROR line. */
+    private static String offline(PendingSnapshots.Failure failure) {
+        if (!failure.ioError || failure.log == null) {
+            return "";
+        }
+        try {
+            String message = "Error while flushing the producer-state snapshot " + failure.file
+                + " (deferred by roll-flush, synced at detach)";
+            return "; log dir " + LogDirFailures.report(failure.log, failure.file, message, failure.error)
+                + " handed to Kafka's log-dir failure handler";
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return "; could not hand it to Kafka's log-dir failure handler (" + e + ")";
+        }
+    }
+
     /** For the start-up line: which mitigation is on, not needed, or skipped. */
     public String summary() {
         return status.isEmpty() ? "mitigations off" : "mitigations [" + String.join("; ", status) + "]";
     }
 
     /**
-     * Stops deferring, makes every deferred snapshot durable (each one that fails is one line in the
-     * broker's log; the others are still synced), and restores Kafka's code.
+     * Stops deferring, makes every deferred snapshot durable (the others are still synced past one that
+     * fails), and restores Kafka's code. A snapshot whose fsync fails goes to Kafka's log-dir failure path,
+     * which takes its dir offline as the same error in the roll would without the agent; each one not made
+     * durable is also an ERROR line in the broker's log.
      */
     public void stop() {
         FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight ends by its own bound and unmaps
@@ -101,7 +118,8 @@ public final class Mitigations {
         PendingSnapshots pending = rollFlush ? RollFlushHooks.uninstall() : null;
         if (pending != null) {
             for (PendingSnapshots.Failure failure : pending.flushAll()) {
-                log.error("roll-flush: a deferred producer-state snapshot is not durable on detach: " + failure);
+                log.error("roll-flush: a deferred producer-state snapshot is not durable on detach: " + failure
+                    + offline(failure));
             }
         }
         if (transformer != null) {

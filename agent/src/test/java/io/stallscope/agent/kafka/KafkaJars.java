@@ -47,7 +47,7 @@ public final class KafkaJars implements AutoCloseable {
     }
 
     /** target/kafka-jars, as the pom passes it (or as seen from the module directory in an IDE). */
-    static Path root() {
+    public static Path root() {
         return Paths.get(System.getProperty("stallscope.kafka.jars", "target/kafka-jars"));
     }
 
