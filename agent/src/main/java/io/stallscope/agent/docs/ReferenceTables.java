@@ -50,7 +50,8 @@ public final class ReferenceTables {
                 + "with `mitigate.prefetch.ahead.bytes` `ahead_warmed`, `ahead_dropped`, `ahead_REASON`, "
                 + "with `mitigate.prefetch.check.locks=true` `lock_checked`, `under_partition_lock`, `under_state_change_lock`, `on_purgatory_thread` and `from_purgatory`; "
                 + "roll-flush: `deferred`, `flushed`, `flushed_renamed` (its log dir was renamed meanwhile), `vanished`, "
-                + "`io_error`, `inline_max_pending`, `inline_detached`; "
+                + "`io_error`, `not_found_kept` (not found, not proven deleted: stays pending), "
+                + "`inline_max_pending`, `inline_detached`; "
                 + "`error` in any"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
             + "into the page cache"},
