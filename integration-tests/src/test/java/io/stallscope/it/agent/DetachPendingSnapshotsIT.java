@@ -93,7 +93,8 @@ class DetachPendingSnapshotsIT {
             assertThat(attached.output()).contains("active (attach) in Kafka " + version);
 
             disk.armWrite();
-            waitFor(disk::writeTaken, Duration.ofSeconds(20), "the scheduler never wrote a recovery-point checkpoint");
+            // the checkpoint job's first run is 30 s after the log manager's start (LogManager.InitialTaskDelayMs)
+            waitFor(disk::writeTaken, Duration.ofSeconds(60), "the scheduler never wrote a recovery-point checkpoint");
             produceTo(broker, all(), RECORDS_PER_PARTITION);
             Set<Path> snapshots = rolledSnapshots(List.of(dirA, dirB));
             assertThat(snapshots).as("a rolled snapshot in every partition").hasSizeGreaterThanOrEqualTo(PARTITIONS);
