@@ -27,7 +27,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -180,7 +179,7 @@ class PowerCutClusterIT {
         Map<Integer, Integer> leaders = leadership.leaders();
         boolean ledThroughout = leaders.values().stream().allMatch(l -> l == VICTIM);
         String recovered = String.format(Locale.ROOT, ", node 3 back in sync %.1f s after its start, segments recovered %d",
-            (inSync - t0) / 1e9, count(SEGMENT_RECOVERED, since(victim.logFile(), logFrom)));
+            (inSync - t0) / 1e9, PowerLossIT.count(SEGMENT_RECOVERED, PowerLossIT.since(victim.logFile(), logFrom)));
         String verdict = check.clean() && ledThroughout ? "" : "FAILED ";
         return head + verdict + check.describe() + (ledThroughout ? "" : ", leaders after the read " + leaders
             + " (not all node 3)") + recovered + ", short rolled segments in the cut (partition/base offset:bytes): "
@@ -222,19 +221,5 @@ class PowerCutClusterIT {
         Path lines = Files.createDirectories(Path.of(System.getProperty("stallscope.it.target", "target"), "bench"))
             .resolve("power-cut-cluster.lines");
         Files.writeString(lines, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
-
-    private static String since(Path file, long from) throws Exception {
-        byte[] all = Files.readAllBytes(file);
-        return new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from), StandardCharsets.ISO_8859_1);
-    }
-
-    private static int count(Pattern p, String text) {
-        Matcher m = p.matcher(text);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
     }
 }

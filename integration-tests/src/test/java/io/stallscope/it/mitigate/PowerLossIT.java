@@ -236,7 +236,7 @@ class PowerLossIT {
         }
     }
 
-    private static String since(Path file, long from) throws Exception {
+    static String since(Path file, long from) throws Exception {
         byte[] all = Files.readAllBytes(file);
         return new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from), StandardCharsets.ISO_8859_1);
     }
@@ -251,12 +251,7 @@ class PowerLossIT {
         return offsets;
     }
 
-    private static int count(Pattern p, String text) {
-        Matcher m = p.matcher(text);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
+    static int count(Pattern p, String text) {
+        return (int) p.matcher(text).results().count();
     }
 }
