@@ -98,10 +98,14 @@ public final class TestReport {
                 continue;
             }
             Element s = doc.getDocumentElement();
-            // an execution's reportNameSuffix (TEST-Class-containers.xml) names it apart from the module's default one
-            String file = f.getFileName().toString();
-            String prefix = "TEST-" + s.getAttribute("name");
-            String execution = file.startsWith(prefix + "-") ? " " + file.substring(prefix.length() + 1, file.length() - 4) : "";
+            // an execution's reportNameSuffix names it apart from the module's default one: Failsafe writes it into
+            // the suite's name, "Class(containers)", and the file's, TEST-Class-containers.xml
+            String name = s.getAttribute("name");
+            String execution = "";
+            if (name.endsWith(")") && name.indexOf('(') > 0) {
+                execution = " " + name.substring(name.indexOf('(') + 1, name.length() - 1);
+                name = name.substring(0, name.indexOf('('));
+            }
             List<String> flaky = new ArrayList<>();
             NodeList cases = s.getElementsByTagName("testcase");
             for (int i = 0; i < cases.getLength(); i++) {
@@ -110,7 +114,7 @@ public final class TestReport {
                     flaky.add(c.getAttribute("classname") + "." + c.getAttribute("name"));
                 }
             }
-            out.add(new Suite(suite + execution, s.getAttribute("name"), number(s, "time"), (int) number(s, "tests"),
+            out.add(new Suite(suite + execution, name, number(s, "time"), (int) number(s, "tests"),
                 (int) number(s, "failures"), (int) number(s, "errors"), (int) number(s, "skipped"), flaky));
         }
         return out;
