@@ -8,14 +8,20 @@ import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.PrometheusScrape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -81,6 +87,59 @@ class AgentSafetyIT {
                     .contains("ignored environment STALLSCOPE_SERVICE_HOST: not an option")
                     .contains("ignored environment STALLSCOPE_SERVICE_PORT: not an option").doesNotContain("10.0.0.1");
             }
+        }
+    }
+
+    /**
+     * The metrics endpoint inside a broker limited to 4,096 descriptors: 3,000 clients that each send one byte and
+     * wait (with the JDK's HttpServer the endpoint held every one of them and stopped answering scrapes) leave the
+     * broker's descriptor count within 200 of where it was, a scrape answers within 5 s, and a roll, which opens
+     * files, still succeeds.
+     */
+    @Test
+    void stalledClientsOfTheEndpointCannotSpendTheBrokersDescriptors() throws Exception {
+        int port = FreePorts.next();
+        BrokerSpec spec = BrokerSpec.builder(VERSION).name("agent-endpoint-flood")
+            .launchWrapper(List.of("prlimit", "--nofile=4096:4096"))
+            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port).build();
+        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+            broker.start();
+            KafkaClients.createTopic(broker, "t", 1, KafkaClients.SMALL_SEGMENTS);
+            Path fds = Path.of("/proc", Long.toString(broker.pid()), "fd");
+            long before = descriptors(fds);
+            List<Socket> stalled = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3000; i++) {
+                    Socket s = new Socket();
+                    stalled.add(s);
+                    try {
+                        s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+                        s.getOutputStream().write('G');
+                    } catch (IOException e) {
+                        // closed by the endpoint at once: as intended
+                    }
+                }
+                assertThat(descriptors(fds) - before).as("the broker's descriptors with 3,000 stalled clients")
+                    .isLessThanOrEqualTo(200);
+                long t0 = System.nanoTime();
+                PrometheusScrape scrape = PrometheusScrape.scrape(port);
+                assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("a scrape among them").isLessThan(Duration.ofSeconds(5));
+                assertThat(scrape.text()).contains("stallscope_agent_info");
+                assertThat(KafkaClients.produce(broker, "t", 2500, 1024)).as("2.5 MB into 1 MiB segments").isEqualTo(2500);
+                try (var files = Files.list(broker.dataDir().resolve("t-0"))) {
+                    assertThat(files.filter(f -> f.toString().endsWith(".log")).count()).as("segments rolled").isGreaterThanOrEqualTo(2);
+                }
+            } finally {
+                for (Socket s : stalled) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static long descriptors(Path fds) throws IOException {
+        try (var list = Files.list(fds)) {
+            return list.count();
         }
     }
 
