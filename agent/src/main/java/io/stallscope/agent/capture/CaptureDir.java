@@ -23,7 +23,34 @@ final class CaptureDir {
         this.work = work;
     }
 
+    /**
+     * Why an existing directory would be refused (a symlink, not a directory, another user's), checked without
+     * creating anything: for the start-up line, since the directory is opened later on the capture thread. A
+     * default directory under a shared temp dir can be pre-created by another user; the line says so at once.
+     */
+    static String refusal(Path dir) {
+        try {
+            if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return null;
+            }
+            if (Files.isSymbolicLink(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+                return dir + " is not a directory (symbolic links are refused)";
+            }
+            String owner = Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName();
+            if (posix() && !owner.equals(System.getProperty("user.name"))) {
+                return dir + " belongs to " + owner + ", not to this process's user";
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return null; // open() says why, once it runs
+        }
+    }
+
     static CaptureDir open(Path dir) throws IOException {
+        String refused = refusal(dir);
+        if (refused != null) {
+            throw new IOException(refused);
+        }
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             Files.createDirectories(dir.getParent());
             try {
@@ -32,13 +59,9 @@ final class CaptureDir {
                 // checked below like any existing directory
             }
         }
-        if (Files.isSymbolicLink(dir) || !Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException(dir + " is not a directory (symbolic links are refused)");
-        }
-        if (posix() && !Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName()
-            .equals(System.getProperty("user.name"))) {
-            throw new IOException(dir + " belongs to " + Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName()
-                + ", not to this process's user");
+        refused = refusal(dir); // created meanwhile, by us or by a race
+        if (refused != null) {
+            throw new IOException(refused);
         }
         String host = hostname();
         removeStaleWork(dir, host);

@@ -65,6 +65,15 @@ public final class StallCapture implements StallListener {
     }
 
     public String summary() {
+        return summary(settings);
+    }
+
+    /** The start-up line's clause for these settings. */
+    static String summary(CaptureSettings settings) {
+        String refused = CaptureDir.refusal(settings.dir);
+        if (refused != null) {
+            return "profile on but no captures: " + refused + " (set profile.dir)";
+        }
         return "profile on (captures into " + settings.dir + ", chunks of " + settings.chunkNanos / 1_000_000_000.0
             + " s x " + settings.keep + ")";
     }
