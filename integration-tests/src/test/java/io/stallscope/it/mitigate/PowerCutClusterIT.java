@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +58,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>-Dstallscope.powercut.set=none (no agent), roll-flush, or segment-flush-delay (20 s; only with an agent
  * that still accepts the option: {@link PowerCutSet}); -Dstallscope.powercut.cuts=1;
- * -Dstallscope.powercut.versions=2.8.2 (e.g. 2.8.2,3.6.2,3.9.2,4.1.2). The default (one cut, 2.8.2 on
+ * -Dstallscope.powercut.versions=2.8.2 (e.g. 2.8.2,3.6.2,3.9.2,4.1.2); -Dstallscope.powercut.clusters=1 (fresh
+ * clusters per version, each with CUTS cuts: 10 clusters of 1 cut give 10 cuts of a live disk). The default (one cut, 2.8.2 on
  * ZooKeeper, roll-flush) is the CI smoke: roll-flush changes 2.8-3.6 only, and 2.8.2 showed no hole of stock
  * Kafka's in 20 cuts, where a KRaft version's one-segment window would fail CI for a reason that is Kafka's;
  * scripts/power-cut-cluster runs the matrix. Each cut appends a line to target/bench/power-cut-cluster.lines.
@@ -78,19 +82,23 @@ class PowerCutClusterIT {
     private static final String SET = System.getProperty("stallscope.powercut.set", "roll-flush");
     private static final Pattern SEGMENT_RECOVERED = Pattern.compile("Recovering unflushed segment");
 
-    static List<String> versions() {
-        return List.of(System.getProperty("stallscope.powercut.versions", "2.8.2").split(","));
+    /** Fresh clusters per version, each with its own live disk: a cut of a live disk, not of an earlier cut's copy. */
+    private static final int CLUSTERS = Integer.getInteger("stallscope.powercut.clusters", 1);
+
+    static Stream<Arguments> versions() {
+        return Stream.of(System.getProperty("stallscope.powercut.versions", "2.8.2").split(","))
+            .flatMap(v -> IntStream.rangeClosed(1, CLUSTERS).mapToObj(c -> Arguments.of(v, c)));
     }
 
-    @ParameterizedTest(name = "Kafka {0}")
+    @ParameterizedTest(name = "Kafka {0}, cluster {1}")
     @MethodSource("versions")
     @Timeout(value = 45, unit = TimeUnit.MINUTES)
-    void everyAcknowledgedRecordIsServedOnceByTheBrokerThatLostPower(String version, @TempDir Path tmp) throws Exception {
+    void everyAcknowledgedRecordIsServedOnceByTheBrokerThatLostPower(String version, int cluster, @TempDir Path tmp) throws Exception {
         RealDiskRequirement.assumeAvailable();
         String options = PowerCutSet.agentOptions(SET);
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        String context = "Kafka " + version + ", " + SET + ", seed " + seed;
+        String context = "Kafka " + version + ", " + SET + ", cluster " + cluster + ", seed " + seed;
         List<String> failed = new ArrayList<>();
         try (PowerCutDisk disk = PowerCutDisk.create(FsType.XFS, 4L << 30, DIR)) {
             // node 3's log.dirs is a symbolic link: to the live disk first, then to each mounted cut in turn,
