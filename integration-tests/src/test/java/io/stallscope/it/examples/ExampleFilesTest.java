@@ -310,6 +310,66 @@ class ExampleFilesTest {
     }
 
     @Test
+    void networkPoliciesAdmitOnlyPrometheusToTheAgentsPortOfTheExamplesPods() throws Exception {
+        JsonNode pod = YAML.readTree(Examples.file("image/init-container.yaml").toFile());
+        JsonNode podPolicy = YAML.readTree(Examples.file("image/networkpolicy.yaml").toFile());
+        assertThat(selects(podPolicy, pod.path("metadata").path("labels"))).as("the policy selects the example's pod").isTrue();
+        assertOnlyPrometheusOn9405(podPolicy);
+        // a policy that selects a pod closes every port it does not admit: Kafka's must stay open
+        Set<Integer> open = new HashSet<>();
+        for (JsonNode rule : podPolicy.path("spec").path("ingress")) {
+            if (rule.path("from").isMissingNode()) {
+                rule.path("ports").forEach(p -> open.add(p.path("port").asInt()));
+            }
+        }
+        assertThat(open).as("ports open to every source").containsExactlyInAnyOrder(9092, 9093).doesNotContain(9405);
+
+        JsonNode strimziPolicy = YAML.readTree(Examples.file("strimzi/networkpolicy.yaml").toFile());
+        JsonNode monitorLabels = YAML.readTree(Examples.file("strimzi/podmonitor.yaml").toFile())
+            .path("spec").path("selector").path("matchLabels");
+        assertThat(strimziPolicy.path("spec").path("podSelector").path("matchLabels")).as("the pods the PodMonitor scrapes")
+            .isEqualTo(monitorLabels);
+        assertOnlyPrometheusOn9405(strimziPolicy);
+        assertThat(strimziPolicy.path("spec").path("ingress")).as("only the agent's port: Strimzi's own policy admits the rest")
+            .hasSize(1);
+    }
+
+    private static boolean selects(JsonNode policy, JsonNode podLabels) {
+        JsonNode wanted = policy.path("spec").path("podSelector").path("matchLabels");
+        for (var e : (Iterable<java.util.Map.Entry<String, JsonNode>>) wanted::fields) {
+            if (!podLabels.path(e.getKey()).asText().equals(e.getValue().asText())) {
+                return false;
+            }
+        }
+        return wanted.size() > 0;
+    }
+
+    /** Every rule that admits 9405 names Prometheus's pods in the monitoring namespace as its only source. */
+    private static void assertOnlyPrometheusOn9405(JsonNode policy) {
+        assertThat(policy.path("apiVersion").asText()).isEqualTo("networking.k8s.io/v1");
+        assertThat(policy.path("kind").asText()).isEqualTo("NetworkPolicy");
+        assertThat(policy.path("spec").path("policyTypes").toString()).contains("Ingress");
+        int admitting = 0;
+        for (JsonNode rule : policy.path("spec").path("ingress")) {
+            boolean agentPort = false;
+            for (JsonNode p : rule.path("ports")) {
+                agentPort |= p.path("port").asInt() == 9405;
+            }
+            if (!agentPort) {
+                continue;
+            }
+            admitting++;
+            assertThat(rule.path("from")).as("sources of 9405").hasSize(1);
+            JsonNode from = rule.path("from").get(0);
+            assertThat(from.path("podSelector").path("matchLabels").path("app.kubernetes.io/name").asText()).isEqualTo("prometheus");
+            assertThat(from.path("namespaceSelector").path("matchLabels").path("kubernetes.io/metadata.name").asText())
+                .isEqualTo("monitoring");
+            assertThat(from.has("ipBlock")).isFalse();
+        }
+        assertThat(admitting).as("rules admitting 9405").isEqualTo(1);
+    }
+
+    @Test
     void everyAlertSaysHowBadWhatItMeansAndWhereTheMitigationIs() throws Exception {
         List<ExampleQueries.Rule> rules = ExampleQueries.rules();
         assertThat(rules).extracting(ExampleQueries.Rule::expr)
@@ -337,7 +397,7 @@ class ExampleFilesTest {
         String readme = Files.readString(Examples.root().resolve("examples/README.md"));
         for (String f : List.of("plain/stallscope.env.sh", "systemd/kafka.service.d/stallscope.conf", "compose/compose.yaml",
             ExampleQueries.RULES, ExampleQueries.RULE_TESTS, ExampleQueries.DASHBOARD, "strimzi/kafka.yaml", "strimzi/Dockerfile", "strimzi/prometheus.yml", "strimzi/podmonitor.yaml",
-            "image/Dockerfile", "image/init-container.yaml")) {
+            "strimzi/networkpolicy.yaml", "image/Dockerfile", "image/init-container.yaml", "image/networkpolicy.yaml")) {
             Examples.file(f);
             assertThat(readme).as("examples/README.md mentions " + f).contains("(" + f + ")");
         }
