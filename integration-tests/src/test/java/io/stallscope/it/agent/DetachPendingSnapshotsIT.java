@@ -45,7 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Simulated, by the LD_PRELOAD shim: the failing disk under partition 0's snapshots (fsync returns EIO
  * without syncing, from the moment the test switches it on), and a scheduler kept busy so that the rolls'
  * snapshots are still pending at detach: with background.threads=1 the shim holds one write of the
- * recovery-point checkpoint (a scheduler job) for {@link #HOLD}, and the rolls' flush-log jobs queue behind it.
+ * high-watermark checkpoint (a scheduler job, first run at once, then every 200 ms here; the recovery-point
+ * checkpoint's first run waits LogManager's fixed 30 s) for {@link #HOLD}, and the rolls' flush-log jobs queue
+ * behind it.
  * The shim also logs every snapshot fsync. On detach every healthy snapshot is fsynced (the shim saw each),
  * partition 0's dir goes offline through Kafka's own handler ("Stopped serving replicas in dir"), each
  * failure is also an ERROR line, and the broker keeps serving the partitions of the other dir.
@@ -65,13 +67,13 @@ class DetachPendingSnapshotsIT {
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
             .slowFsync("/" + TOPIC + "-[0-9]+/[0-9]+\\.snapshot$", Duration.ZERO)
             .failFsyncOnTrigger("/" + TOPIC + "-0/[0-9]+\\.snapshot$", tmp.resolve("fail-now"))
-            .slowWriteOnTrigger("/recovery-point-offset-checkpoint\\.tmp$", HOLD, tmp.resolve("hold-scheduler"));
+            .slowWriteOnTrigger("/replication-offset-checkpoint\\.tmp$", HOLD, tmp.resolve("hold-scheduler"));
         Path dirA = tmp.resolve("logs-a");
         Path dirB = tmp.resolve("logs-b");
         BrokerSpec.Builder spec = BrokerSpec.builder(version).name("detach-pending")
             .serverProperty("log.dirs", dirA + "," + dirB)
             .serverProperty("background.threads", "1")
-            .serverProperty("log.flush.offset.checkpoint.interval.ms", "200");
+            .serverProperty("replica.high.watermark.checkpoint.interval.ms", "200");
         if (!KafkaVersion.of(version).usesZooKeeper()) {
             spec.serverProperty("metadata.log.dir", tmp.resolve("metadata").toString());
         }
@@ -93,8 +95,8 @@ class DetachPendingSnapshotsIT {
             assertThat(attached.output()).contains("active (attach) in Kafka " + version);
 
             disk.armWrite();
-            // the checkpoint job's first run is 30 s after the log manager's start (LogManager.InitialTaskDelayMs)
-            waitFor(disk::writeTaken, Duration.ofSeconds(60), "the scheduler never wrote a recovery-point checkpoint");
+            // ReplicaManager schedules the high-watermark checkpoint once it leads a partition, with no initial delay
+            waitFor(disk::writeTaken, Duration.ofSeconds(30), "the scheduler never wrote a high-watermark checkpoint");
             produceTo(broker, all(), RECORDS_PER_PARTITION);
             Set<Path> snapshots = rolledSnapshots(List.of(dirA, dirB));
             assertThat(snapshots).as("a rolled snapshot in every partition").hasSizeGreaterThanOrEqualTo(PARTITIONS);
@@ -138,6 +140,8 @@ class DetachPendingSnapshotsIT {
             produceTo(broker, onOther, 100);
             System.out.println("DetachPendingSnapshotsIT " + version + ": offline " + failing + ", serving " + onOther
                 + " from " + other + "; " + failures.size() + " failure line(s)");
+            // a graceful stop would wait for the scheduler, which the held checkpoint write keeps for the rest of HOLD
+            broker.kill();
         }
     }
 
