@@ -74,9 +74,15 @@ public final class StackClassifier {
     private LockWaitSite computeInferable(int[] f, LockWaitSite wait) {
         if (wait == NOT_WAITING) return NOT_WAITING;
         boolean parked = false;
+        boolean nativeAbove = false;
+        boolean contendedEnter = false;
         for (int i = 0; i < f.length; i++) {
             String n = frames.name(f[i]);
             if (profilerFrame(n)) return NOT_WAITING;
+            if (i < wait.siteFrame() && !frames.isJava(f[i])) {
+                nativeAbove = true;
+                contendedEnter |= n.contains("ObjectMonitor::enter") || n.contains("ObjectMonitor::EnterI");
+            }
             if (i < wait.siteFrame() && (n.contains("ObjectSynchronizer::quick_enter") || n.startsWith("Mutex::lock"))) {
                 return NOT_WAITING;
             }
@@ -85,9 +91,15 @@ public final class StackClassifier {
                 parked = true;
             }
         }
-        // A monitor is waited for in the VM's enter (or a futex right above the synchronized line); a j.u.c lock
-        // only once its thread parks.
-        return wait.lockType().equals("monitor") || parked ? wait : NOT_WAITING;
+        // A monitor is waited for in the VM's contended enter (ObjectMonitor::enter, where it spins, posts the
+        // contended-enter event and blocks). Where the VM's frames show the thread short of it, inflating the lock
+        // or in the runtime's entry stub, it is on CPU for microseconds and no lock event will cover the sample
+        // (BrokerLockRecordingIT's flake). Without native frames (JDK recordings) the synchronized line decides.
+        // A j.u.c lock is waited for only once its thread parks.
+        if (wait.lockType().equals("monitor")) {
+            return !nativeAbove || contendedEnter ? wait : NOT_WAITING;
+        }
+        return parked ? wait : NOT_WAITING;
     }
 
     /** A profiler's own code: its samples show the profiler at work, not the program. */
