@@ -1,9 +1,11 @@
 package io.stallscope.it.mitigate;
 
+import io.stallscope.it.agent.AgentJar;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.PrometheusScrape;
@@ -15,6 +17,7 @@ import org.apache.kafka.common.TopicPartitionReplica;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import javax.management.ObjectName;
@@ -49,6 +52,8 @@ class LogDirMoveIT {
     private static final String BLOCKER = "blocker";
     /** How long the rename's window is widened: renameDir sleeps that long between the move and dir(). */
     private static final Duration WINDOW = Duration.ofSeconds(3);
+    /** ... with a detach as the barrier: time for the detach command's JVM to start and attach. */
+    private static final Duration DETACH_WINDOW = Duration.ofSeconds(10);
 
     @ParameterizedTest(name = "Kafka {0}")
     @ValueSource(strings = {"3.6.2", "2.8.2"})
@@ -129,22 +134,30 @@ class LogDirMoveIT {
      * with {@code -Dstallscope.agent.jar} an agent built before c4c5661): the same window, hit the same way,
      * drops the snapshot ("vanished" >= 1, never fsynced).
      *
+     * <p>Barrier "detach": the same window, with the agent detached inside it while the moved log's flush-log jobs
+     * are still queued, so its final sync (on the attach thread) meets the -future log's pending snapshots under
+     * their old name; it must fsync each at its new path (same thread, after the window), log no "not durable on
+     * detach", and leave every dir online. The detach reaches the window on 2.8.2 too.
+     *
      * <p>On 2.8.2 the same arrangement shows that a flush-log barrier cannot land in the window: 2.8's Log.flush
      * reads its segments (logSegments(from, to)) under the log's lock before the first segment flush, where the
      * barrier runs, and renameDir holds that lock from the move to the dir() update. The queued job waits, then
      * syncs the snapshots at their new path: asserted as such (no miss inside the window, synced after it).
      */
-    @ParameterizedTest(name = "Kafka {0}")
-    @ValueSource(strings = {"3.6.2", "2.8.2"})
+    @ParameterizedTest(name = "Kafka {0}, barrier: {1}")
+    @CsvSource({"3.6.2,flush-log", "3.6.2,detach", "2.8.2,flush-log", "2.8.2,detach"})
     @Timeout(value = 2, unit = TimeUnit.MINUTES)
-    void aBarrierInsideTheRenameWindowSyncsTheSnapshotAtItsNewPath(String version, @TempDir Path tmp) throws Exception {
+    void aBarrierInsideTheRenameWindowSyncsTheSnapshotAtItsNewPath(String version, String barrier, @TempDir Path tmp)
+        throws Exception {
+        boolean detach = barrier.equals("detach");
         boolean expectDropped = Boolean.getBoolean("stallscope.logdirmove.expectDropped");
-        assumeFalse(expectDropped && flushTakesTheLogLock(version), "the control needs a flush barrier in the window: 3.x");
+        assumeFalse(expectDropped && (detach || flushTakesTheLogLock(version)),
+            "the control is the flush-log barrier on 3.x (the one in the window with the agent before c4c5661)");
         String partitionDir = "/" + TOPIC + "-0";
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log"))
             // logged, not slowed: the snapshots' fsyncs and the log dirs' own (3.x's parent fsync in renameDir)
             .slowFsync("(" + partitionDir + "[^/]*/[0-9]+\\.snapshot|/logs-[ab])$", Duration.ZERO)
-            .slowRename(partitionDir + "$", WINDOW)
+            .slowRename(partitionDir + "$", detach ? DETACH_WINDOW : WINDOW)
             .gateFsyncUntilRename("/" + BLOCKER + "-0/[0-9]+\\.log$", Duration.ofSeconds(30))
             .logMissingOpens(partitionDir + "[^/]*/[0-9]+\\.snapshot$");
         MitigatedBroker mb = new MitigatedBroker(version, "logdir-rename-window", "mitigate=roll-flush", disk);
@@ -174,6 +187,15 @@ class LogDirMoveIT {
             KillRecoveryIT.waitFor(() -> disk.calls().stream().anyMatch(c -> c.call().equals("gate_hold")),
                 Duration.ofSeconds(30), BLOCKER + "'s flush-log job did not reach its segment fsync");
             admin.alterReplicaLogDirs(Map.of(replica, to.toString())).all().get(30, TimeUnit.SECONDS);
+            String detached = "";
+            if (detach) {
+                // the moved log's flush-log jobs are still queued behind the blocker's: its deferred snapshots
+                // are pending when the detach's final sync runs, inside the window
+                KillRecoveryIT.waitFor(() -> disk.calls().stream().anyMatch(c -> c.call().equals("rename")),
+                    Duration.ofSeconds(30), "the -future dir was never renamed");
+                detached = agentCommand("detach", Long.toString(broker.pid()));
+                assertThat(detached).contains("detached");
+            }
             KillRecoveryIT.waitFor(() -> {
                 ReplicaLogDirInfo info = replicaDir(admin, replica);
                 return to.toString().equals(info.getCurrentReplicaLogDir()) && info.getFutureReplicaLogDir() == null;
@@ -181,10 +203,11 @@ class LogDirMoveIT {
 
             assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60)))
                 .as("every record produced, served from %s", to).isEqualTo(RECORDS);
-            PrometheusScrape metrics = waitUntilAccounted(mb);
+            PrometheusScrape metrics = detach ? null : waitUntilAccounted(mb); // a detached agent serves none
             List<ShimCall> calls = disk.calls();
-            System.out.println("LogDirMoveIT rename window " + version + (expectDropped ? " (control)" : "") + ": "
-                + metrics.text().lines().filter(l -> l.startsWith("stallscope_mitigation_events_total")).toList()
+            System.out.println("LogDirMoveIT rename window " + version + ", " + barrier + (expectDropped ? " (control)" : "")
+                + ": " + (detach ? detached.strip() : metrics.text().lines()
+                    .filter(l -> l.startsWith("stallscope_mitigation_events_total")).toList())
                 + "; shim " + calls.stream().map(c -> c.call() + " " + c.thread() + " " + c.path()).toList()
                 + "; " + Duration.ofNanos(System.nanoTime() - started).toMillis() + " ms");
 
@@ -200,12 +223,16 @@ class LogDirMoveIT {
             // ... and a barrier inside it: a snapshot looked for under the old -future name between the two
             List<ShimCall> missed = new ArrayList<>();
             for (ShimCall c : calls.subList(renamed + 1, resumed)) {
-                if (c.call().equals("open_enoent") && c.path().contains("-future/")) {
+                boolean byTheBarrier = detach != c.thread().startsWith("kafka-schedul"); // the detach: the attach thread
+                if (c.call().equals("open_enoent") && c.path().contains("-future/") && byTheBarrier) {
                     missed.add(c);
                 }
             }
             List<ShimCall> after = calls.subList(resumed + 1, calls.size());
-            if (flushTakesTheLogLock(version)) {
+            if (detach) {
+                assertThat(missed).as("the detach's final sync looked for a pending snapshot under the old -future"
+                    + " name inside the window (rename ... rename_end); shim log: %s", calls).isNotEmpty();
+            } else if (flushTakesTheLogLock(version)) {
                 // 2.8.2: Log.flush reads its segments through logSegments(from, to), under the log's lock, before
                 // the first segment flush where the barrier runs; renameDir holds that lock through the window,
                 // so the queued flush-log job waits and its barrier reads the updated dir(): never in the window
@@ -220,9 +247,11 @@ class LogDirMoveIT {
             for (ShimCall m : missed) {
                 String name = Path.of(m.path()).getFileName().toString();
                 String atNewPath = to.resolve(TOPIC + "-0").resolve(name).toString();
-                boolean synced = after.stream().anyMatch(c -> c.call().startsWith("f") && c.path().equals(atNewPath));
-                assertThat(synced).as("%s, missed inside the window, fsynced at %s afterwards", name, atNewPath)
-                    .isEqualTo(!expectDropped);
+                // by the barrier that missed it (same thread): it waited for the rename, then found the file
+                boolean synced = after.stream().anyMatch(c -> c.call().startsWith("f") && c.path().equals(atNewPath)
+                    && c.tid() == m.tid());
+                assertThat(synced).as("%s, missed inside the window by %s, fsynced at %s afterwards by it", name,
+                    m.thread(), atNewPath).isEqualTo(!expectDropped);
             }
             if (expectDropped) {
                 assertThat(missed).as("control: the window hit").isNotEmpty();
@@ -235,7 +264,10 @@ class LogDirMoveIT {
                     .as("no log dir went offline").isZero();
             }
             assertThat(Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1)).doesNotContain("ClosedChannelException")
-                .doesNotContain("KafkaStorageException");
+                .doesNotContain("KafkaStorageException").doesNotContain("not durable on detach");
+            if (detach) {
+                return;
+            }
             assertThat(metrics.event("roll-flush", "vanished")).as("none dropped unsynced").isZero();
             assertThat(metrics.event("roll-flush", "flushed_renamed")).as("synced at the new path")
                 .isGreaterThanOrEqualTo(Math.max(1, missed.size()));
@@ -245,6 +277,18 @@ class LogDirMoveIT {
             assertThat(metrics.event("roll-flush", "inline_max_pending")).isZero();
             assertThat(metrics.event("roll-flush", "error")).as("no error of the agent's own").isZero();
         }
+    }
+
+    /** Runs {@code java -jar stallscope-agent.jar ...} as an operator would; returns its output. */
+    private static String agentCommand(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(KafkaJdks.defaultJdk().resolve("bin/java").toString(), "-jar",
+            AgentJar.path().toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(String.join(" ", cmd) + "\n" + output).isZero();
+        return output;
     }
 
     /** 2.8's Log.flush takes the log's lock (logSegments) before its first segment flush; 3.x's LocalLog.flush does not. */
