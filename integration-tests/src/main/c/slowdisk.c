@@ -226,10 +226,12 @@ static int fails(const char *call, int fd) {
 }
 
 static pthread_once_t fail_once = PTHREAD_ONCE_INIT;
+static void before_gate(int fd); /* the rename window's gate, below */
 
 int fsync(int fd) {
     pthread_once(&once, init);
     pthread_once(&fail_once, fail_init);
+    before_gate(fd);
     before_fsync("fsync", fd);
     if (fails("fsync_eio", fd)) {
         errno = EIO;
@@ -241,6 +243,7 @@ int fsync(int fd) {
 int fdatasync(int fd) {
     pthread_once(&once, init);
     pthread_once(&fail_once, fail_init);
+    before_gate(fd);
     before_fsync("fdatasync", fd);
     if (fails("fdatasync_eio", fd)) {
         errno = EIO;
@@ -342,4 +345,104 @@ ssize_t writev(int fd, const struct iovec *iov, int iovcnt) {
     pthread_once(&write_once, write_init);
     before_write("writev", fd);
     return real_writev(fd, iov, iovcnt);
+}
+
+/* ---- rename window (log-dir move tests): widen what follows a directory rename -----------------------
+ *   SLOWDISK_RENAME_PATHS   extended regex on the NEW path of a successful rename(2)
+ *   SLOWDISK_RENAME_MS      ... the renaming thread sleeps this long after the real rename returns: what the
+ *                           caller does next (Kafka's renameDir: the parent-dir fsync, then dir() updated)
+ *                           comes that much later. Logged "rename" before the sleep, "rename_end" after it.
+ *   SLOWDISK_GATE_PATHS     extended regex on the fd's path: fsync/fdatasync of matching files wait until a
+ *                           rename matching SLOWDISK_RENAME_PATHS has happened (at most SLOWDISK_GATE_MAX_MS,
+ *                           default 30000), so that work queued behind them starts inside the rename's window.
+ *                           Logged "gate_hold" when one starts to wait, then "gate" (released by the rename)
+ *                           or "gate_timeout", with the ms waited.
+ *   SLOWDISK_ENOENT_PATHS   extended regex: an open64(2) of a matching path that fails with ENOENT is logged
+ *                           "open_enoent" (nothing else changes): who looked for a file that was not there.
+ */
+static pthread_once_t rename_once = PTHREAD_ONCE_INIT;
+static int rename_on, gate_on, enoent_on;
+static regex_t rename_re, gate_re, enoent_re;
+static long rename_ms, gate_max_ms;
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static int gate_open;
+static int (*real_rename)(const char *, const char *);
+static int (*real_open64)(const char *, int, ...);
+
+static void rename_init(void) {
+    pthread_once(&once, init); /* log_fd */
+    real_rename = (int (*)(const char *, const char *)) dlsym(RTLD_NEXT, "rename");
+    real_open64 = (int (*)(const char *, int, ...)) dlsym(RTLD_NEXT, "open64");
+    rename_on = env_regex("SLOWDISK_RENAME_PATHS", &rename_re);
+    gate_on = rename_on && env_regex("SLOWDISK_GATE_PATHS", &gate_re);
+    enoent_on = env_regex("SLOWDISK_ENOENT_PATHS", &enoent_re);
+    rename_ms = env_long("SLOWDISK_RENAME_MS");
+    gate_max_ms = getenv("SLOWDISK_GATE_MAX_MS") == NULL ? 30000 : env_long("SLOWDISK_GATE_MAX_MS");
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/* Called before every fsync/fdatasync: a matching one waits for the gate (a matching rename). */
+static void before_gate(int fd) {
+    pthread_once(&rename_once, rename_init);
+    if (!gate_on) return;
+    char path[4096];
+    if (!fd_path(fd, path, sizeof path) || regexec(&gate_re, path, 0, NULL, 0) != 0) return;
+    double start = now_ms();
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += gate_max_ms / 1000;
+    until.tv_nsec += (gate_max_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    int timed_out = 0;
+    pthread_mutex_lock(&gate_lock);
+    if (!gate_open) log_call("gate_hold", 0, 0, path);
+    while (!gate_open && !timed_out) {
+        timed_out = pthread_cond_timedwait(&gate_cond, &gate_lock, &until) == ETIMEDOUT;
+    }
+    timed_out = !gate_open;
+    pthread_mutex_unlock(&gate_lock);
+    log_call(timed_out ? "gate_timeout" : "gate", now_ms() - start, 0, path);
+}
+
+int rename(const char *oldpath, const char *newpath) {
+    pthread_once(&rename_once, rename_init);
+    int rc = real_rename(oldpath, newpath);
+    if (rc != 0 || !rename_on || newpath == NULL || regexec(&rename_re, newpath, 0, NULL, 0) != 0) return rc;
+    int saved = errno;
+    log_call("rename", (double) rename_ms, 0, newpath);
+    pthread_mutex_lock(&gate_lock);
+    gate_open = 1;
+    pthread_cond_broadcast(&gate_cond);
+    pthread_mutex_unlock(&gate_lock);
+    sleep_ms((double) rename_ms);
+    log_call("rename_end", (double) rename_ms, 0, newpath);
+    errno = saved;
+    return rc;
+}
+
+int open64(const char *path, int flags, ...) {
+    pthread_once(&rename_once, rename_init);
+    mode_t mode = 0;
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t) va_arg(ap, int);
+        va_end(ap);
+    }
+    int fd = real_open64(path, flags, mode);
+    if (fd < 0 && errno == ENOENT && enoent_on && regexec(&enoent_re, path, 0, NULL, 0) == 0) {
+        int saved = errno;
+        log_call("open_enoent", 0, 0, path);
+        errno = saved;
+    }
+    return fd;
 }

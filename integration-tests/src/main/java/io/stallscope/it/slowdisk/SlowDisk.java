@@ -34,6 +34,12 @@ public final class SlowDisk {
     /** fsync failure (fault tests): set by {@link #failFsyncOnTrigger}. */
     private String failPaths;
     private Path failTrigger;
+    /** Rename window (log-dir move tests): set by {@link #slowRename}, {@link #gateFsyncUntilRename}, {@link #logMissingOpens}. */
+    private String renamePaths;
+    private Duration renameDelay = Duration.ZERO;
+    private String gatePaths;
+    private Duration gateMax = Duration.ofSeconds(30);
+    private String enoentPaths;
 
     /** A 7200 rpm disk: a seek (plus half a rotation) per cold extent, 125 MB/s of transfer. */
     public static final Duration HDD_SEEK = Duration.ofMillis(8);
@@ -74,12 +80,53 @@ public final class SlowDisk {
     }
 
     /** The copy keeps this one's write delay (set after construction by slowWriteOnTrigger). */
+    private SlowDisk copy() {
+        return withWriteOf(new SlowDisk(fsyncPaths, fsyncDelay, readPaths, coldReadDelay, coldReadSeek, coldReadMsPerMib, log));
+    }
+
     private SlowDisk withWriteOf(SlowDisk d) {
         d.writePaths = writePaths;
         d.writeDelay = writeDelay;
         d.writeTrigger = writeTrigger;
         d.failPaths = failPaths;
         d.failTrigger = failTrigger;
+        d.renamePaths = renamePaths;
+        d.renameDelay = renameDelay;
+        d.gatePaths = gatePaths;
+        d.gateMax = gateMax;
+        d.enoentPaths = enoentPaths;
+        return d;
+    }
+
+    /**
+     * A successful rename(2) whose new path matches the regex returns {@code delay} late (the renaming thread
+     * sleeps after the real rename): whatever its caller does next, such as Kafka's renameDir updating dir(),
+     * comes that much later. Logged "rename" (just renamed) and "rename_end" (returning).
+     */
+    public SlowDisk slowRename(String newPathRegex, Duration delay) {
+        SlowDisk d = copy();
+        d.renamePaths = newPathRegex;
+        d.renameDelay = delay;
+        return d;
+    }
+
+    /**
+     * fsync/fdatasync of files matching the regex wait until a rename matching {@link #slowRename} has happened
+     * (at most {@code max}), so that work queued behind them on the same thread pool starts inside that
+     * rename's window. Logged "gate_hold" when one starts to wait, then "gate" (released by the rename) or
+     * "gate_timeout", with the time waited.
+     */
+    public SlowDisk gateFsyncUntilRename(String pathRegex, Duration max) {
+        SlowDisk d = copy();
+        d.gatePaths = pathRegex;
+        d.gateMax = max;
+        return d;
+    }
+
+    /** An open of a matching path that fails with ENOENT is logged "open_enoent" (nothing else changes). */
+    public SlowDisk logMissingOpens(String pathRegex) {
+        SlowDisk d = copy();
+        d.enoentPaths = pathRegex;
         return d;
     }
 
@@ -104,6 +151,11 @@ public final class SlowDisk {
         d.writeTrigger = trigger.toAbsolutePath();
         d.failPaths = failPaths;
         d.failTrigger = failTrigger;
+        d.renamePaths = renamePaths;
+        d.renameDelay = renameDelay;
+        d.gatePaths = gatePaths;
+        d.gateMax = gateMax;
+        d.enoentPaths = enoentPaths;
         return d;
     }
 
@@ -157,6 +209,17 @@ public final class SlowDisk {
         if (failPaths != null) {
             env.put("SLOWDISK_FAIL_PATHS", failPaths);
             env.put("SLOWDISK_FAIL_TRIGGER", failTrigger.toString());
+        }
+        if (renamePaths != null) {
+            env.put("SLOWDISK_RENAME_PATHS", renamePaths);
+            env.put("SLOWDISK_RENAME_MS", Long.toString(renameDelay.toMillis()));
+        }
+        if (gatePaths != null) {
+            env.put("SLOWDISK_GATE_PATHS", gatePaths);
+            env.put("SLOWDISK_GATE_MAX_MS", Long.toString(gateMax.toMillis()));
+        }
+        if (enoentPaths != null) {
+            env.put("SLOWDISK_ENOENT_PATHS", enoentPaths);
         }
         if (log != null) {
             env.put("SLOWDISK_LOG", log.toAbsolutePath().toString());
