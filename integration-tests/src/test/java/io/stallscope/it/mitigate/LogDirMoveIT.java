@@ -140,8 +140,9 @@ class LogDirMoveIT {
      * their old name; it must fsync each at its new path (same thread, after the window), log no "not durable on
      * detach", and leave every dir online. The detach reaches the window on 2.8.2 too.
      *
-     * <p>By default one case per version runs (3.6.2 flush-log, 2.8.2 detach), so that each version costs one
-     * broker; {@code -Dstallscope.logdirmove.allBarriers=true} runs all four (3.6.2 detach, 2.8.2 flush-log too).
+     * <p>By default (CI) one case runs, 3.6.2 flush-log: the barrier Kafka itself sends into the window, with the
+     * agent's counters; {@code -Dstallscope.logdirmove.allBarriers=true} runs all four (detach on both versions,
+     * 2.8.2 flush-log too; 2026-11-27 21:43 UTC: 4 of 4 passed, 45-63 s each).
      *
      * <p>On 2.8.2 the same arrangement shows that a flush-log barrier cannot land in the window: 2.8's Log.flush
      * reads its segments (logSegments(from, to)) under the log's lock before the first segment flush, where the
@@ -155,11 +156,11 @@ class LogDirMoveIT {
         throws Exception {
         boolean detach = barrier.equals("detach");
         boolean expectDropped = Boolean.getBoolean("stallscope.logdirmove.expectDropped");
-        // one broker per version by default (each case is 35-75 s, mostly the broker's start on a loaded machine):
-        // 3.6.2's flush-log barrier (with the agent's counters), 2.8.2's detach (the barrier that reaches 2.8's window)
+        // one case by default (each is 35-75 s, mostly the broker's start on a loaded machine): 3.6.2's flush-log
+        // barrier, with the agent's counters
         assumeTrue(Boolean.getBoolean("stallscope.logdirmove.allBarriers") || expectDropped
-                || detach == flushTakesTheLogLock(version),
-            "one case per version by default; -Dstallscope.logdirmove.allBarriers=true runs all four");
+                || (!detach && !flushTakesTheLogLock(version)),
+            "one case by default (3.6.2 flush-log); -Dstallscope.logdirmove.allBarriers=true runs all four");
         assumeFalse(expectDropped && (detach || flushTakesTheLogLock(version)),
             "the control is the flush-log barrier on 3.x (the one in the window with the agent before c4c5661)");
         String partitionDir = "/" + TOPIC + "-0";
