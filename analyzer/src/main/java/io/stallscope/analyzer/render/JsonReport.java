@@ -149,6 +149,13 @@ public final class JsonReport {
             n.putPOJO("evidence", f.evidence());
             n.put("weightMs", Durations.ms(f.weightNanos()));
             n.put("impact", Math.round(f.impact() / 1e6) / 1.0);
+            // what it cost the clients: request-path threads stalled, and how many at once (ranks the findings)
+            ObjectNode harm = n.putObject("harm");
+            harm.put("stalledMs", Durations.ms(f.harm().stalledNanos()));
+            harm.put("threads", f.harm().threads());
+            harm.put("peak", f.harm().peak());
+            harm.put("score", Math.round(f.harm().score() / 1e6) / 1.0);
+            harm.putPOJO("sources", f.harm().sourceNames());
             // where the timeline shows it (the op's start, the longest wait, the first stall), null when it has no one moment
             if (fv.hasMoment()) n.put("atMs", Durations.ms(fv.atNanos()));
             else n.putNull("atMs");
