@@ -168,6 +168,7 @@ final class FindingDetector {
             if (!ops.isEmpty()) chain.doing(opChain, "recorded: agent span" + (ops.size() > 1 ? "s" : ""));
             chain.then(h.op().syscall + "(2)" + (frame == null ? "" : " in " + frame),
                     "inferred: the holder's samples (or recorded file events) during the waits");
+            chain.behind(ops);
             List<String> threads = new ArrayList<>();
             holders.forEach(e -> threads.add(rec.threadName(e.thread)));
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()

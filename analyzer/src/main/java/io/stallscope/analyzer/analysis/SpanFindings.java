@@ -158,6 +158,7 @@ final class SpanFindings {
         } else if (h != null && h.op().storage()) {
             chain.then(h.op().syscall + "(2)", "inferred: the holder's samples or I/O events during the waits");
         }
+        chain.behind(ops);
 
         List<String> threads = new ArrayList<>();
         threads.add(thread);
@@ -233,6 +234,12 @@ final class SpanFindings {
                 thread, forPartition(s), ops.stream().anyMatch(Span::failed) ? " (failed)" : "");
         List<String> evidence = new ArrayList<>();
         for (Span o : ops) evidence.add(spanLine(o));
+        for (int i = ops.size() - 1; i >= 0; i--) {
+            if (ops.get(i).behind() == null) continue;
+            evidence.add("slow because " + io.stallscope.analyzer.analysis.findings.StallChain.behindText(ops.get(i).opName(), ops.get(i).behind())
+                    + " [recorded: the agent's behind fields]");
+            break;
+        }
         Sampled sampled = sampledDuring(ops.get(ops.size() - 1));
         if (sampled != null) evidence.add(sampled.text);
         return new Finding(Finding.SLOW_OP, summary, List.of(thread), evidence, s.duration()).at(s.start()).with(harm.measure());

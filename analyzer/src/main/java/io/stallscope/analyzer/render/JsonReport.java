@@ -178,6 +178,13 @@ public final class JsonReport {
             n.put("bytes", s.bytes());
             n.put("path", s.path());
             n.put("failed", s.failed());
+            // the agent's "blocked behind" fields, when it wrote them (null otherwise)
+            Span.Behind b = s.behind();
+            n.put("behindOp", b == null ? null : b.op());
+            n.put("behindThread", b == null ? null : b.thread());
+            if (b == null) n.putNull("behindOverlapMs");
+            else n.put("behindOverlapMs", b.overlapMs());
+            n.put("scope", b == null ? null : b.scope());
         }
         return root;
     }

@@ -419,7 +419,7 @@ class LayoutTest {
         io.stallscope.analyzer.render.TextReport.write(a, new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
         assertThat(text.toString(java.nio.charset.StandardCharsets.UTF_8))
                 .contains(" 1. [stalled-op-under-lock] 2 handlers waited 700.0 ms for its lock")
-                .contains("    clients: 3 request-path threads stalled 1180.0 ms in all, up to 3 at once (from lock events, agent spans)")
+                .contains("    clients: 3 request-path threads stalled 1180.0 ms in all, up to 3 at once (from lock events,\n      agent spans)")
                 .contains("Agent ops (3 spans, longest first):")
                 .containsPattern("records_append +480\\.0 ms +at \\+0\\.020 s +data-plane-kafka-request-handler-3 +orders-7 +1024 bytes");
     }
@@ -463,6 +463,40 @@ class LayoutTest {
         assertThat(last.evidence()).anySatisfy(e -> assertThat(e).startsWith("[roll-fsync-off-request-path] "))
                 .anySatisfy(e -> assertThat(e).startsWith("[slow-op] segment_flush 2600.0 ms on kafka-scheduler-0"));
         assertThat(before).allMatch(f -> f.harm().hurt());
+    }
+
+    /**
+     * An agent with the "blocked behind" fields (issue 41) says what the holder's op ran behind: the chain's last link,
+     * recorded. The same op without those fields (an older agent) ends the chain at the syscall: nothing is guessed.
+     */
+    @Test
+    void theAgentsBehindFieldsAreTheChainsLastLinkRecorded() throws IOException {
+        String net = "data-plane-kafka-network-thread-1-ListenerName(PLAINTEXT)-PLAINTEXT-0";
+        for (boolean behind : new boolean[] {true, false}) {
+            TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+            for (int i = 1; i <= 3; i++) j.thread(i, "data-plane-kafka-request-handler-" + i);
+            j.thread(4, net);
+            int waiter = j.stack("append", "handle");
+            int fsync = j.stack("force0", "writeSnapshot", "roll", "append", "handle");
+            for (int t = 30; t < 500; t += 10) j.sample(t * 1_000_000L, 3, fsync, false);
+            j.monitorEnter(30_000_000L, 400_000_000L, 1, waiter, 3);
+            j.monitorEnter(50_000_000L, 300_000_000L, 2, waiter, 3);
+            if (behind) j.opBehind(500_000_000L, 3, 480_000_000L, "orders", 0, "transfer_to", net, 90, "file");
+            else j.append(500_000_000L, 3, 480_000_000L, "orders", 0);
+            Analysis a = Analyzer.analyze(read(write("behind-" + behind + ".jfr", j.chunk())), Options.defaults());
+            io.stallscope.analyzer.analysis.Finding first = a.findings().get(0);
+            assertThat(first.kind()).isEqualTo("stalled-op-under-lock");
+            List<String> chain = first.evidence().stream().filter(e -> e.startsWith("chain ")).toList();
+            if (behind) {
+                assertThat(a.recording().spans).singleElement().satisfies(s -> assertThat(s.behind())
+                        .isEqualTo(new Span.Behind("transfer_to", net, 90, "file")));
+                assertThat(chain).last().isEqualTo("chain 5, slow because: its snapshot_write ran 90 ms behind " + net
+                        + "'s transfer_to, sharing the file [recorded: the agent's behind fields]");
+            } else {
+                assertThat(a.recording().spans).singleElement().satisfies(s -> assertThat(s.behind()).isNull());
+                assertThat(chain).hasSize(4).last().asString().startsWith("chain 4, then: fsync(2)");
+            }
+        }
     }
 
     /**

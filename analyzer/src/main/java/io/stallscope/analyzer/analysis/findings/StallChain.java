@@ -1,5 +1,7 @@
 package io.stallscope.analyzer.analysis.findings;
 
+import io.stallscope.analyzer.model.Span;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,6 +40,25 @@ public final class StallChain {
 
     public StallChain slowBecause(String text, String source) {
         return add("slow because", text, source);
+    }
+
+    /**
+     * The last link when the agent recorded it: the innermost of the holder's ops that names an op it ran behind
+     * (the agent's behindOp, behindThread, behindOverlapMs, scope). Nothing when no op does.
+     */
+    public StallChain behind(List<Span> ops) {
+        for (int i = ops.size() - 1; i >= 0; i--) {
+            Span.Behind b = ops.get(i).behind();
+            if (b == null) continue;
+            return slowBecause(behindText(ops.get(i).opName(), b), "recorded: the agent's behind fields");
+        }
+        return this;
+    }
+
+    /** "its snapshot_write ran 90 ms behind T's transfer_to, sharing the file". */
+    public static String behindText(String op, Span.Behind b) {
+        return "its " + op + " ran " + b.overlapMs() + " ms behind " + (b.thread() == null ? "another thread" : b.thread())
+            + "'s " + b.op() + (b.scope() == null || b.scope().isEmpty() ? "" : ", sharing the " + b.scope());
     }
 
     private StallChain add(String step, String text, String source) {
