@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * On real recordings: the first finding is the stall that hurt the clients, no finding calls a thread that is not a
  * request handler "the produce path", and background work no request-path thread waited on is only in the folded
- * line. The demo captures are the two of issue 42's kind (Kafka 3.6.2, simulated and real slow disk, the agent's
- * profile=on), kept gzipped in the test resources; the shared fixtures are the public recordings.
+ * line. The demo captures are the two of issue 42's kind (Kafka 3.6.2 on a slow disk, the agent's profile=on), the LINE
+ * capture is examples/regression-test's (2026-11-27), all kept gzipped in the test resources; the shared fixtures are
+ * the public recordings.
  */
 class FirstFindingTest {
     @TempDir
@@ -68,6 +69,21 @@ class FirstFindingTest {
         }
         Analysis a = Analyzer.analyze(rec, Options.defaults());
         assertThat(a.findings().get(0).summary()).contains("log orders-0's lock").contains("snapshot_write");
+        invariants(a);
+    }
+
+    /**
+     * LINE's stall (issue 16) as examples/regression-test captured it: a handler's append to the active segment
+     * stalled behind a network thread's sendfile of the same file. That append is what the producer waited for.
+     */
+    @Test
+    void onTheLineCaptureTheFirstFindingIsTheAppendBehindTheSendfile() throws IOException {
+        Analysis a = analyze("line-regression-test-transfer_to.jfr.gz");
+        Finding first = a.findings().get(0);
+        assertThat(first.kind()).isEqualTo(Finding.WRITE_BEHIND_SENDFILE);
+        assertThat((String) first.details().get("writerThread")).startsWith("data-plane-kafka-request-handler-");
+        assertThat((String) first.details().get("readerThread")).startsWith("data-plane-kafka-network-thread-");
+        assertThat(first.harm().hurt()).isTrue();
         invariants(a);
     }
 
