@@ -5,6 +5,7 @@ import io.stallscope.analyzer.analysis.findings.ClientFirstOrder;
 import io.stallscope.analyzer.analysis.findings.Harm;
 import io.stallscope.analyzer.analysis.findings.HarmMeter;
 import io.stallscope.analyzer.analysis.findings.RequestPath;
+import io.stallscope.analyzer.analysis.findings.SameStall;
 import io.stallscope.analyzer.analysis.findings.SlowerBecause;
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
@@ -45,6 +46,7 @@ final class FindingDetector {
         threadActivity(out);
         ranking(out);
         SlowerBecause.link(out);
+        SameStall.merge(out);
         order(out);
         return BackgroundFold.fold(out, a);
     }
@@ -211,20 +213,42 @@ final class FindingDetector {
                 .map(e -> e.getValue() + " " + e.getKey().replace('_', ' ')).collect(java.util.stream.Collectors.joining(", ")) + ")";
     }
 
-    /** The agent ops of {@code thread} overlapping [from, to], outermost first. */
+    /**
+     * The agent ops {@code thread} was in during [from, to], outermost first: the op overlapping most of it, with the
+     * ops around it and inside it. None when no op covers half of it: an 8 ms op at the start of a 1.3 s wait is not
+     * what the holder was doing meanwhile, and the chain leaves the link out rather than name it.
+     */
     private List<io.stallscope.analyzer.model.Span> opsAround(int thread, long from, long to) {
-        List<io.stallscope.analyzer.model.Span> out = new ArrayList<>();
+        io.stallscope.analyzer.model.Span best = null;
+        long bestOverlap = 0;
+        List<io.stallscope.analyzer.model.Span> on = new ArrayList<>();
         for (io.stallscope.analyzer.model.Span s : rec.spans) {
-            if (s.thread() == thread && s.start() < to && s.end() > from) out.add(s);
+            if (s.thread() != thread || s.start() >= to || s.end() <= from) continue;
+            on.add(s);
+            long overlap = Math.min(s.end(), to) - Math.max(s.start(), from);
+            if (overlap > bestOverlap || (overlap == bestOverlap && best != null && s.duration() < best.duration())) {
+                best = s;
+                bestOverlap = overlap;
+            }
         }
-        out.sort(Comparator.comparingLong(io.stallscope.analyzer.model.Span::start)
-                .thenComparing(Comparator.comparingLong(io.stallscope.analyzer.model.Span::duration).reversed()));
-        // only ops nested in the first: a chain of calls, not every op the thread ran meanwhile
-        List<io.stallscope.analyzer.model.Span> nested = new ArrayList<>();
-        for (io.stallscope.analyzer.model.Span s : out) {
-            if (nested.isEmpty() || (s.start() >= nested.get(nested.size() - 1).start() && s.end() <= nested.get(nested.size() - 1).end())) nested.add(s);
+        if (best == null || 2 * bestOverlap < to - from) return List.of();
+        // the ops around it, outermost first; then inside it, each time the longest op inside the last one
+        List<io.stallscope.analyzer.model.Span> out = new ArrayList<>();
+        for (io.stallscope.analyzer.model.Span s : on) {
+            if (s != best && s.start() <= best.start() && best.end() <= s.end()) out.add(s);
         }
-        return nested;
+        out.sort(Comparator.comparingLong(io.stallscope.analyzer.model.Span::duration).reversed());
+        out.add(best);
+        for (io.stallscope.analyzer.model.Span last = best; ; ) {
+            io.stallscope.analyzer.model.Span next = null;
+            for (io.stallscope.analyzer.model.Span s : on) {
+                if (s != last && last.start() <= s.start() && s.end() <= last.end() && s.duration() < last.duration()
+                        && (next == null || s.duration() > next.duration())) next = s;
+            }
+            if (next == null) return out;
+            out.add(next);
+            last = next;
+        }
     }
 
     private String topJavaFrame(int stack) {

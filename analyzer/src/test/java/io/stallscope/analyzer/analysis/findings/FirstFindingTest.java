@@ -84,6 +84,12 @@ class FirstFindingTest {
         assertThat((String) first.details().get("writerThread")).startsWith("data-plane-kafka-request-handler-");
         assertThat((String) first.details().get("readerThread")).startsWith("data-plane-kafka-network-thread-");
         assertThat(first.harm().hurt()).isTrue();
+        // the writer's append and the reader's transfer_to are that stall: lines of it, not findings of their own
+        assertThat(first.evidence()).anySatisfy(e -> assertThat(e).startsWith("same stall: records_append "))
+                .anySatisfy(e -> assertThat(e).startsWith("same stall: transfer_to "));
+        assertThat(a.findings()).noneMatch(f -> f.kind().equals(Finding.SLOW_OP) && f.atNanos() <= first.atNanos()
+                && first.atNanos() <= f.atNanos() + f.weightNanos() && f.threads().stream().anyMatch(t ->
+                t.equals(first.details().get("writerThread")) || t.equals(first.details().get("readerThread"))));
         invariants(a);
     }
 
