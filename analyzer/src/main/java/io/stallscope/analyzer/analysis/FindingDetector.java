@@ -1,5 +1,12 @@
 package io.stallscope.analyzer.analysis;
 
+import io.stallscope.analyzer.analysis.findings.BackgroundFold;
+import io.stallscope.analyzer.analysis.findings.ClientFirstOrder;
+import io.stallscope.analyzer.analysis.findings.Harm;
+import io.stallscope.analyzer.analysis.findings.HarmMeter;
+import io.stallscope.analyzer.analysis.findings.RequestPath;
+import io.stallscope.analyzer.analysis.findings.SameStall;
+import io.stallscope.analyzer.analysis.findings.SlowerBecause;
 import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
@@ -38,8 +45,28 @@ final class FindingDetector {
         holdersInFileIo(out);
         threadActivity(out);
         ranking(out);
+        SlowerBecause.link(out);
+        SameStall.merge(out);
         order(out);
-        return out;
+        return BackgroundFold.fold(out, a);
+    }
+
+    /** The retained waits of each lock, for the clients' cost of a finding about it. */
+    private Map<String, List<Wait>> waitsByLock;
+
+    private List<Wait> waitsOf(String lockKey) {
+        if (waitsByLock == null) {
+            waitsByLock = new HashMap<>();
+            Options o = a.options();
+            for (Wait w : a.waits()) {
+                if (w.end >= o.from() && w.start <= o.to()) waitsByLock.computeIfAbsent(w.lockKey, k -> new ArrayList<>()).add(w);
+            }
+        }
+        return waitsByLock.getOrDefault(lockKey, List.of());
+    }
+
+    private static int source(Wait w) {
+        return w.recorded ? Harm.RECORDED_WAIT : Harm.INFERRED_WAIT;
     }
 
     /**
@@ -50,6 +77,8 @@ final class FindingDetector {
         out.sort(Comparator.comparingDouble(Finding::impact).reversed().thenComparingInt(FindingDetector::rank)
                 .thenComparing(Comparator.comparingLong(Finding::weightNanos).reversed()).thenComparing(Finding::kind));
         yieldToSpecific(out);
+        // Then what hurt the clients ahead of the rest, most harm first (a stable sort keeps the order above among equals).
+        ClientFirstOrder.sort(out);
     }
 
     /** A specific finding explaining this part of the generic ranking's impact says the same more usefully. */
@@ -119,11 +148,29 @@ final class FindingDetector {
                 h.storageWaiters.forEach((t, n) -> waiters.merge(t, n, Long::sum));
             }
             Holder h = holders.get(0).tellingStorage;
+            Contention.HolderShare lead = holders.get(0);
             String holder = rec.threadName(h.thread());
             String frame = topJavaFrame(h.stack());
-            String summary = String.format("%s held %s while blocked in %s(2)%s; %s waited %s in total behind holders in file I/O (longest %s)",
-                    holder, c.label, h.op().syscall, frame == null ? "" : " in " + frame, Counts.of(waiters.size(), "thread"),
-                    Durations.text(total), Durations.text(longest));
+            String lock = c.logs.isEmpty() ? c.label : "log " + c.logs.get(0).log() + "'s lock " + c.label;
+            String who = whoWaited(waiters.keySet());
+            // What the holder was in: its agent ops around its longest wait in storage, outermost first (recorded).
+            List<io.stallscope.analyzer.model.Span> ops = opsAround(h.thread(), lead.longestStorageStart, lead.longestStorageStart + lead.longestStorageWait);
+            String opChain = ops.stream().map(o -> o.opName() + " " + Durations.text(o.duration()))
+                    .collect(java.util.stream.Collectors.joining(" > ")) + (ops.isEmpty() || ops.get(0).topicPartition() == null ? "" : " for " + ops.get(0).topicPartition());
+            String others = holders.size() > 1 ? " (and " + Counts.of(holders.size() - 1, "other holder") + ")" : "";
+            String summary = String.format("%s waited %s in total on %s, held by %s%s%s, then %s(2)%s (longest %s)",
+                    who, Durations.text(total), lock, holder, others, ops.isEmpty() ? "" : " in " + opChain, h.op().syscall,
+                    frame == null ? "" : " in " + frame, Durations.text(longest));
+            io.stallscope.analyzer.analysis.findings.StallChain chain = new io.stallscope.analyzer.analysis.findings.StallChain()
+                    .waited(String.format("%s, %s in total, on %s", who, Durations.text(total), lock),
+                            c.inferredWaits == 0 ? "recorded: lock events" : String.format("recorded: %s; inferred: %s from %s",
+                                    Counts.of(c.recordedWaits, "lock event"), Counts.of(c.inferredWaits, "wait"), Counts.of(c.inferredSamples, "sample")))
+                    .heldBy(holder + others, h.how().equals(Holder.RECORDED) ? "recorded: jdk.JavaMonitorEnter previousOwner"
+                            : String.format(java.util.Locale.ROOT, "inferred from samples inside the locked method, confidence %.2f", lead.storageConfidence()));
+            if (!ops.isEmpty()) chain.doing(opChain, "recorded: agent span" + (ops.size() > 1 ? "s" : ""));
+            chain.then(h.op().syscall + "(2)" + (frame == null ? "" : " in " + frame),
+                    "inferred: the holder's samples (or recorded file events) during the waits");
+            chain.behind(ops);
             List<String> threads = new ArrayList<>();
             holders.forEach(e -> threads.add(rec.threadName(e.thread)));
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
@@ -131,7 +178,7 @@ final class FindingDetector {
                 String n = rec.threadName(e.getKey());
                 if (!threads.contains(n)) threads.add(n);
             });
-            List<String> evidence = new ArrayList<>();
+            List<String> evidence = new ArrayList<>(chain.lines());
             evidence.add("lock taken at " + c.site + "; waits source: " + c.source()
                     + (c.inferredWaits > 0 ? " (" + Counts.of(c.inferredSamples, "sample") + " behind the inferred ones)" : ""));
             for (Contention.HolderShare e : holders.subList(0, Math.min(holders.size(), 5))) {
@@ -144,7 +191,63 @@ final class FindingDetector {
             waiters.entrySet().stream().sorted(Map.Entry.<Integer, Long>comparingByValue().reversed()
                     .thenComparing(Map.Entry::getKey)).limit(8)
                     .forEach(w -> evidence.add("waiter " + rec.threadName(w.getKey()) + " waited " + Durations.text(w.getValue())));
-            out.add(new Finding(Finding.HOLDER_IN_FILE_IO, summary, threads, evidence, total).at(longestStart));
+            HarmMeter harm = new HarmMeter(rec);
+            java.util.Set<Integer> holding = new java.util.HashSet<>();
+            holders.forEach(e -> holding.add(e.thread));
+            for (Wait w : waitsOf(c.key)) {
+                if (w.holder != null && w.holder.op().storage() && holding.contains(w.holder.thread())) harm.add(w.thread, w.start, w.end, source(w));
+            }
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("chain", chain.links());
+            out.add(new Finding(Finding.HOLDER_IN_FILE_IO, summary, threads, evidence, total, details).at(longestStart).with(harm.measure()));
+        }
+    }
+
+    /** "8 handlers", or "14 threads (8 request handler, 6 scheduler)": where the waiting was. */
+    private String whoWaited(java.util.Collection<Integer> waiters) {
+        Map<String, Integer> roles = new java.util.TreeMap<>();
+        for (int t : waiters) roles.merge(KafkaThreads.role(rec.threadName(t)), 1, Integer::sum);
+        if (roles.size() == 1 && roles.containsKey(KafkaThreads.REQUEST_HANDLER)) return Counts.of(waiters.size(), "handler");
+        if (roles.size() == 1 && roles.containsKey(KafkaThreads.OTHER)) return Counts.of(waiters.size(), "thread");
+        return Counts.of(waiters.size(), "thread") + " (" + roles.entrySet().stream()
+                .map(e -> e.getValue() + " " + e.getKey().replace('_', ' ')).collect(java.util.stream.Collectors.joining(", ")) + ")";
+    }
+
+    /**
+     * The agent ops {@code thread} was in during [from, to], outermost first: the op overlapping most of it, with the
+     * ops around it and inside it. None when no op covers half of it: an 8 ms op at the start of a 1.3 s wait is not
+     * what the holder was doing meanwhile, and the chain leaves the link out rather than name it.
+     */
+    private List<io.stallscope.analyzer.model.Span> opsAround(int thread, long from, long to) {
+        io.stallscope.analyzer.model.Span best = null;
+        long bestOverlap = 0;
+        List<io.stallscope.analyzer.model.Span> on = new ArrayList<>();
+        for (io.stallscope.analyzer.model.Span s : rec.spans) {
+            if (s.thread() != thread || s.start() >= to || s.end() <= from) continue;
+            on.add(s);
+            long overlap = Math.min(s.end(), to) - Math.max(s.start(), from);
+            if (overlap > bestOverlap || (overlap == bestOverlap && best != null && s.duration() < best.duration())) {
+                best = s;
+                bestOverlap = overlap;
+            }
+        }
+        if (best == null || 2 * bestOverlap < to - from) return List.of();
+        // the ops around it, outermost first; then inside it, each time the longest op inside the last one
+        List<io.stallscope.analyzer.model.Span> out = new ArrayList<>();
+        for (io.stallscope.analyzer.model.Span s : on) {
+            if (s != best && s.start() <= best.start() && best.end() <= s.end()) out.add(s);
+        }
+        out.sort(Comparator.comparingLong(io.stallscope.analyzer.model.Span::duration).reversed());
+        out.add(best);
+        for (io.stallscope.analyzer.model.Span last = best; ; ) {
+            io.stallscope.analyzer.model.Span next = null;
+            for (io.stallscope.analyzer.model.Span s : on) {
+                if (s != last && last.start() <= s.start() && s.end() <= last.end() && s.duration() < last.duration()
+                        && (next == null || s.duration() > next.duration())) next = s;
+            }
+            if (next == null) return out;
+            out.add(next);
+            last = next;
         }
     }
 
@@ -166,6 +269,15 @@ final class FindingDetector {
         List<String> fsyncThreads = new ArrayList<>();
         List<String> fsyncEvidence = new ArrayList<>();
         boolean roll = false;
+        // A segment roll's fsync on a thread no client waits on (a scheduler's flush of the rolled segment): named
+        // apart, so "the produce path" only ever lists request handlers.
+        long offPathTotal = 0;
+        List<String> offPathThreads = new ArrayList<>();
+        List<String> offPathEvidence = new ArrayList<>();
+        long offPathAt = Long.MAX_VALUE;
+        HarmMeter networkHarm = new HarmMeter(rec);
+        HarmMeter fsyncHarm = new HarmMeter(rec);
+        HarmMeter unmapHarm = new HarmMeter(rec);
         long unmapTotal = 0;
         long unmapSamples = 0;
         List<String> unmapThreads = new ArrayList<>();
@@ -185,6 +297,8 @@ final class FindingDetector {
             long interval = a.intervals()[t.file()];
             Map<IoOp, long[]> time = new EnumMap<>(IoOp.class);
             Map<IoOp, Map<Integer, Long>> stacks = new EnumMap<>(IoOp.class);
+            // When the thread sat in each call: {start, end, source} per sample or event, for the clients' cost.
+            Map<IoOp, List<long[]>> when = new EnumMap<>(IoOp.class);
             boolean threadRoll = false;
             boolean indexWork = false;
             for (Samples.Cursor c = rec.samples.lane(t.id()).cursorAt(o.from()); c.next() && c.time() <= o.to(); ) {
@@ -198,6 +312,7 @@ final class FindingDetector {
                 tv[1] += c.weight();
                 tv[2] = Math.min(tv[2], c.time());
                 stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, (long) c.weight(), Long::sum);
+                when.computeIfAbsent(op, k -> new ArrayList<>()).add(new long[] {c.time(), c.time() + c.weight() * interval, Harm.SAMPLES});
                 if (op == IoOp.FSYNC && roll(stack)) threadRoll = true;
                 if (index) indexWork = true;
             }
@@ -210,6 +325,7 @@ final class FindingDetector {
                 tv[2] = Math.min(tv[2], e.start());
                 tv[1] += MIN_SAMPLES; // a recorded event passed JFR's threshold: it counts as seen
                 if (e.stack() > 0) stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(e.stack(), 1L, Long::sum);
+                when.computeIfAbsent(op, k -> new ArrayList<>()).add(new long[] {e.start(), e.end(), Harm.RECORDED_WAIT});
                 if (op == IoOp.FSYNC && roll(e.stack())) threadRoll = true;
             }
 
@@ -219,6 +335,7 @@ final class FindingDetector {
                     if (tv == null || tv[1] < MIN_SAMPLES) continue;
                     sendfileTotal += tv[0];
                     networkAt = Math.min(networkAt, tv[2]);
+                    for (long[] w : when.getOrDefault(op, List.of())) networkHarm.add(t.id(), w[0], w[1], (int) w[2]);
                     if (!networkThreads.contains(t.name())) networkThreads.add(t.name());
                     networkEvidence.add(t.name() + ": ~" + Durations.text(tv[0]) + " in " + op.syscall + " (" + tv[1] + " samples), e.g. "
                             + a.frames(top(stacks.get(op)), 8));
@@ -226,13 +343,20 @@ final class FindingDetector {
             }
             long[] fs = time.get(IoOp.FSYNC);
             boolean producePath = role.equals(KafkaThreads.REQUEST_HANDLER);
-            if (fs != null && fs[1] >= MIN_SAMPLES && (producePath || threadRoll)) {
+            if (fs != null && fs[1] >= MIN_SAMPLES && producePath) {
                 fsyncTotal += fs[0];
                 fsyncAt = Math.min(fsyncAt, fs[2]);
                 roll |= threadRoll;
                 fsyncThreads.add(t.name());
                 fsyncEvidence.add(t.name() + ": ~" + Durations.text(fs[0]) + " in fsync (" + fs[1] + " samples)"
                         + (threadRoll ? ", under a segment roll" : "") + ", e.g. " + a.frames(top(stacks.get(IoOp.FSYNC)), 10));
+                for (long[] w : when.getOrDefault(IoOp.FSYNC, List.of())) fsyncHarm.add(t.id(), w[0], w[1], (int) w[2]);
+            } else if (fs != null && fs[1] >= MIN_SAMPLES && threadRoll) {
+                offPathTotal += fs[0];
+                offPathAt = Math.min(offPathAt, fs[2]);
+                offPathThreads.add(t.name());
+                offPathEvidence.add(t.name() + " (" + role.replace('_', ' ') + "): ~" + Durations.text(fs[0]) + " in fsync (" + fs[1]
+                        + " samples), under a segment roll, e.g. " + a.frames(top(stacks.get(IoOp.FSYNC)), 10));
             }
             long threadUnmap = 0;
             long threadUnmapSamples = 0;
@@ -244,6 +368,9 @@ final class FindingDetector {
                 if (tv[1] > 0) unmapAt = Math.min(unmapAt, tv[2]);
             }
             if (threadUnmapSamples > 0) {
+                for (IoOp op : List.of(IoOp.MUNMAP, IoOp.FTRUNCATE)) {
+                    for (long[] w : when.getOrDefault(op, List.of())) unmapHarm.add(t.id(), w[0], w[1], (int) w[2]);
+                }
                 unmapTotal += threadUnmap;
                 unmapSamples += threadUnmapSamples;
                 unmapThreads.add(t.name());
@@ -254,16 +381,22 @@ final class FindingDetector {
         }
         if (!networkThreads.isEmpty()) {
             out.add(new Finding(Finding.NETWORK_THREAD_IO, String.format("%s spent ~%s in sendfile/transferTo or file reads instead of serving sockets",
-                    Counts.of(networkThreads.size(), "network thread"), Durations.text(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal).at(networkAt));
+                    Counts.of(networkThreads.size(), "network thread"), Durations.text(sendfileTotal)), networkThreads, networkEvidence, sendfileTotal)
+                    .at(networkAt).with(networkHarm.measure()));
         }
         if (!fsyncThreads.isEmpty()) {
             out.add(new Finding(Finding.FSYNC_ON_PRODUCE, String.format("fsync on the produce path%s: %s spent ~%s in fsync",
-                    roll ? " during a segment roll" : "", Counts.of(fsyncThreads.size(), "thread"), Durations.text(fsyncTotal)),
-                    fsyncThreads, fsyncEvidence, fsyncTotal).at(fsyncAt));
+                    roll ? " during a segment roll" : "", Counts.of(fsyncThreads.size(), "request handler"), Durations.text(fsyncTotal)),
+                    fsyncThreads, fsyncEvidence, fsyncTotal).at(fsyncAt).with(fsyncHarm.measure()));
+        }
+        if (!offPathThreads.isEmpty()) {
+            out.add(new Finding(Finding.ROLL_FSYNC_OFF_REQUEST_PATH, String.format("fsync under a segment roll off the request path: %s spent ~%s in fsync",
+                    Counts.of(offPathThreads.size(), "thread"), Durations.text(offPathTotal)), offPathThreads, offPathEvidence, offPathTotal).at(offPathAt));
         }
         if (unmapSamples >= 3) {
             out.add(new Finding(Finding.INDEX_UNMAP_STORM, String.format("index resize / unmap storm: ~%s in munmap or ftruncate over %s on %s",
-                    Durations.text(unmapTotal), Counts.of(unmapSamples, "sample"), Counts.of(unmapThreads.size(), "thread")), unmapThreads, unmapEvidence, unmapTotal).at(unmapAt));
+                    Durations.text(unmapTotal), Counts.of(unmapSamples, "sample"), Counts.of(unmapThreads.size(), "thread")), unmapThreads, unmapEvidence, unmapTotal)
+                    .at(unmapAt).with(unmapHarm.measure()));
         }
     }
 
@@ -337,6 +470,8 @@ final class FindingDetector {
         }
         String summary = String.format("%s; most waited: %s, %s over %s by %s", Counts.of(cs.size(), "contended lock"),
                 first.label, Durations.text(first.totalWaitNanos), Counts.of(first.waitCount, "wait"), Counts.of(first.waiters().size(), "thread"));
-        out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos).at(first.longestWaitStart));
+        HarmMeter harm = new HarmMeter(rec);
+        for (Wait w : waitsOf(first.key)) harm.add(w.thread, w.start, w.end, source(w));
+        out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos).at(first.longestWaitStart).with(harm.measure()));
     }
 }

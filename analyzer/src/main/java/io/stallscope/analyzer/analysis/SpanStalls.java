@@ -110,7 +110,7 @@ final class SpanStalls {
                     Wait w = waits.get(i);
                     if (w.thread == holder || w.recordedOwner == holder || w.end < to) continue;
                     long overlap = Math.min(w.end, to) - Math.max(w.start, from);
-                    if (overlap > 0) st.addConvoy(w, overlap);
+                    if (overlap > 0) st.addConvoy(w, overlap, Math.max(w.start, from));
                 }
             }
         });
@@ -156,6 +156,13 @@ final class SpanStalls {
         /** Lock label -> {nanos}; and the site each lock is taken at. */
         final Map<String, long[]> locks = new LinkedHashMap<>();
         final Map<String, String> sites = new HashMap<>();
+        /**
+         * The waits' overlapping parts as {thread, start, end, source}, for the clients' cost (at most
+         * {@link #MAX_VICTIMS}; past that, per thread the nanos alone in {@code untimed}).
+         */
+        final List<long[]> victims = new ArrayList<>();
+        final Map<Integer, long[]> untimed = new HashMap<>();
+        static final int MAX_VICTIMS = 4096;
         /** The holder attribution behind the longest overlapping wait, preferring one in a storage call. */
         Holder telling;
         private long tellingRank = -1;
@@ -170,6 +177,7 @@ final class SpanStalls {
             longestWait = Math.max(longestWait, overlap);
             boolean recorded = w.recorded && w.recordedOwner == span.thread();
             tally(w, overlap, recorded ? RECORDED : SAMPLED);
+            victim(w, Math.max(w.start, span.start()), overlap);
             if (recorded) holdEnds.merge(w.lockKey, w.end, Math::min);
             long rank = overlap + (w.holder.op().storage() ? Long.MAX_VALUE / 4 : 0);
             if (rank > tellingRank) {
@@ -179,11 +187,23 @@ final class SpanStalls {
         }
 
         /** A wait in the convoy behind the span's thread: it queued on the same monitor while that thread held it. */
-        void addConvoy(Wait w, long overlap) {
+        void addConvoy(Wait w, long overlap, long from) {
             waitNanos += overlap;
             waitCount++;
             longestWait = Math.max(longestWait, overlap);
             tally(w, overlap, CONVOY);
+            victim(w, from, overlap);
+        }
+
+        private void victim(Wait w, long from, long overlap) {
+            int source = w.recorded ? io.stallscope.analyzer.analysis.findings.Harm.RECORDED_WAIT
+                    : io.stallscope.analyzer.analysis.findings.Harm.INFERRED_WAIT;
+            if (victims.size() < MAX_VICTIMS) victims.add(new long[] {w.thread, from, from + overlap, source});
+            else {
+                long[] u = untimed.computeIfAbsent(w.thread, k -> new long[2]);
+                u[0] += overlap;
+                u[1] |= source;
+            }
         }
 
         private void tally(Wait w, long overlap, long how) {
@@ -208,6 +228,19 @@ final class SpanStalls {
             o.holdEnds.forEach((k, v) -> holdEnds.merge(k, v, Math::min));
             o.locks.forEach((l, v) -> locks.computeIfAbsent(l, k -> new long[1])[0] += v[0]);
             o.sites.forEach(sites::putIfAbsent);
+            for (long[] v : o.victims) {
+                if (victims.size() < MAX_VICTIMS) victims.add(v);
+                else {
+                    long[] u = untimed.computeIfAbsent((int) v[0], k -> new long[2]);
+                    u[0] += v[2] - v[1];
+                    u[1] |= v[3];
+                }
+            }
+            o.untimed.forEach((t, v) -> {
+                long[] u = untimed.computeIfAbsent(t, k -> new long[2]);
+                u[0] += v[0];
+                u[1] |= v[1];
+            });
             if (o.tellingRank > tellingRank) {
                 tellingRank = o.tellingRank;
                 telling = o.telling;

@@ -111,7 +111,7 @@ final class WriteBehindSendfile {
             List<String> evidence = new ArrayList<>(f.evidence());
             evidence.add(String.format(Locale.ROOT, "%s had appends stalled behind reads, %s of overlap in total",
                     Counts.of(rest.size(), "more file"), Durations.text(nanos)));
-            found.set(0, new Finding(f.kind(), f.summary(), f.threads(), evidence, f.weightNanos(), f.details(), f.atNanos()));
+            found.set(0, f.with(evidence));
         }
         out.addAll(found);
     }
@@ -331,8 +331,18 @@ final class WriteBehindSendfile {
         details.put("device", xfs ? dir.device() : null);
         details.put("writeSource", w.source);
         details.put("readSource", r.source);
+        // The clients' cost: each stalled append's overlap with the read (the writer is a request handler), and the
+        // read itself when a request-path thread made it (a network thread's sendfile holds every response behind it).
+        io.stallscope.analyzer.analysis.findings.HarmMeter harm = new io.stallscope.analyzer.analysis.findings.HarmMeter(rec);
+        for (Pair p : pairs) {
+            long from = Math.max(p.write.start, p.read.start);
+            int source = p.read.samples > 0 ? io.stallscope.analyzer.analysis.findings.Harm.SAMPLES
+                    : io.stallscope.analyzer.analysis.findings.Harm.SPAN;
+            harm.add(p.write.thread, from, from + p.overlap, source);
+            harm.add(p.read.thread, p.read.start, p.read.end, source);
+        }
         return new Finding(Finding.WRITE_BEHIND_SENDFILE, summary, threads, evidence, totalOverlap, details)
-                .at(Math.max(w.start, r.start));
+                .at(Math.max(w.start, r.start)).with(harm.measure());
     }
 
     /** "was sampled 7 times in write(2) during the overlap, e.g. frames", or null. */

@@ -32,7 +32,7 @@ final class ChunkMerge {
         }
         for (Span s : chunk.spans) {
             rec.spans.add(new Span(s.type(), s.start(), s.end(), thread(threads, s.thread()), s.op(), s.threadRole(), s.topic(),
-                    s.partition(), s.bytes(), s.path(), s.failed()));
+                    s.partition(), s.bytes(), s.path(), s.failed(), s.behind()));
         }
         for (LogDir d : chunk.logDirs) {
             rec.logDirs.add(new LogDir(file.index, d.logDir(), d.fileSystem(), d.device(), d.mountPoint()));

@@ -140,6 +140,8 @@ final class ChunkReader {
         final int fClass, fOwner, fAddress, fTarget, fBytes, fName, fValue;
         final int fOp, fRole, fTopic, fPartition, fOpDuration, fPath, fFailed;
         final int fLogDir, fFileSystem, fDevice, fMountPoint;
+        /** The agent's "blocked behind" fields (issue 41); -1 in events of agents without them. */
+        final int fBehindOp, fBehindThread, fBehindOverlap, fScope;
         final boolean nativeSample;
         /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
         final boolean allVarint;
@@ -181,6 +183,10 @@ final class ChunkReader {
             fFileSystem = t.field("fileSystem");
             fDevice = t.field("device");
             fMountPoint = t.field("mountPoint");
+            fBehindOp = t.field("behindOp");
+            fBehindThread = t.field("behindThread");
+            fBehindOverlap = t.field("behindOverlapMs");
+            fScope = t.field("scope");
             nativeSample = t.name.equals("jdk.NativeMethodSample");
             boolean v = true;
             for (JfrType.JfrField f : t.fields) {
@@ -503,7 +509,9 @@ final class ChunkReader {
                 rec.spans.add(new Span(p.type.name, begin, end, thread(p, p.fThread), strField(p, p.fOp),
                         strField(p, p.fRole), strField(p, p.fTopic),
                         p.fPartition >= 0 ? (int) p.vals[p.fPartition] : -1, p.fBytes >= 0 ? p.vals[p.fBytes] : -1,
-                        strField(p, p.fPath), p.fFailed >= 0 && p.vals[p.fFailed] != 0));
+                        strField(p, p.fPath), p.fFailed >= 0 && p.vals[p.fFailed] != 0,
+                        Span.Behind.of(strField(p, p.fBehindOp), strField(p, p.fBehindThread),
+                                p.fBehindOverlap >= 0 ? p.vals[p.fBehindOverlap] : 0, strField(p, p.fScope))));
                 return;
             }
             case LOG_DIR: {

@@ -149,6 +149,13 @@ public final class JsonReport {
             n.putPOJO("evidence", f.evidence());
             n.put("weightMs", Durations.ms(f.weightNanos()));
             n.put("impact", Math.round(f.impact() / 1e6) / 1.0);
+            // what it cost the clients: request-path threads stalled, and how many at once (ranks the findings)
+            ObjectNode harm = n.putObject("harm");
+            harm.put("stalledMs", Durations.ms(f.harm().stalledNanos()));
+            harm.put("threads", f.harm().threads());
+            harm.put("peak", f.harm().peak());
+            harm.put("score", Math.round(f.harm().score() / 1e6) / 1.0);
+            harm.putPOJO("sources", f.harm().sourceNames());
             // where the timeline shows it (the op's start, the longest wait, the first stall), null when it has no one moment
             if (fv.hasMoment()) n.put("atMs", Durations.ms(fv.atNanos()));
             else n.putNull("atMs");
@@ -171,6 +178,13 @@ public final class JsonReport {
             n.put("bytes", s.bytes());
             n.put("path", s.path());
             n.put("failed", s.failed());
+            // the agent's "blocked behind" fields, when it wrote them (null otherwise)
+            Span.Behind b = s.behind();
+            n.put("behindOp", b == null ? null : b.op());
+            n.put("behindThread", b == null ? null : b.thread());
+            if (b == null) n.putNull("behindOverlapMs");
+            else n.put("behindOverlapMs", b.overlapMs());
+            n.put("scope", b == null ? null : b.scope());
         }
         return root;
     }

@@ -65,6 +65,7 @@ public final class TextReport {
         for (FindingView fv : v.findings()) {
             Finding f = fv.finding();
             print(out, String.format("%2d. [%s] ", i++, f.kind()), "    ", f.summary());
+            if (f.harm().hurt()) print(out, "    clients: ", "      ", f.harm().text());
             for (String e : f.evidence()) print(out, "      - ", "        ", e);
         }
         if (!v.recordedContentions().isEmpty()) {

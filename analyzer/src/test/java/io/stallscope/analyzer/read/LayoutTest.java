@@ -4,6 +4,7 @@ import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Analyzer;
 import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Holder;
+import io.stallscope.analyzer.analysis.KafkaThreads;
 import io.stallscope.analyzer.analysis.Options;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
@@ -308,10 +309,12 @@ class LayoutTest {
             assertThat(f.summary()).contains("segment roll");
             assertThat(f.threads()).containsExactly("data-plane-kafka-request-handler-1");
         });
-        assertThat(a.findings()).anySatisfy(f -> {
-            assertThat(f.kind()).isEqualTo("index-resize-unmap-storm");
+        // The scheduler's index resize hurt no client: folded into the background line, with what it was.
+        assertThat(a.findings()).noneMatch(f -> f.kind().equals("index-resize-unmap-storm"));
+        assertThat(a.findings().get(a.findings().size() - 1)).satisfies(f -> {
+            assertThat(f.kind()).isEqualTo("background-io");
             assertThat(f.threads()).containsExactly("kafka-scheduler-3");
-            assertThat(f.evidence().get(0)).contains("resizing an index");
+            assertThat(f.evidence()).singleElement().asString().startsWith("[index-resize-unmap-storm] index resize / unmap storm");
         });
         assertThat(a.findings()).noneMatch(f -> f.threads().contains("data-plane-kafka-request-handler-2"));
     }
@@ -329,9 +332,13 @@ class LayoutTest {
             j.sample(i * 10_000_000L, 2, lambda, true);
         }
         Analysis a = Analyzer.analyze(read(write("controller.jfr", j.chunk())), Options.defaults());
-        assertThat(a.findings()).filteredOn(f -> f.kind().equals("fsync-on-produce-path")).singleElement().satisfies(f -> {
+        // A scheduler's fsync under a roll is a segment roll's, but not the produce path's: folded as background work.
+        assertThat(a.findings()).noneMatch(f -> f.kind().equals("fsync-on-produce-path"));
+        assertThat(a.findings()).singleElement().satisfies(f -> {
+            assertThat(f.kind()).isEqualTo("background-io");
             assertThat(f.threads()).containsExactly("kafka-scheduler-0");
-            assertThat(f.summary()).contains("segment roll");
+            assertThat(f.evidence()).singleElement().asString()
+                    .startsWith("[roll-fsync-off-request-path] fsync under a segment roll off the request path: 1 thread");
         });
     }
 
@@ -364,20 +371,37 @@ class LayoutTest {
         Analysis a = Analyzer.analyze(rec, Options.defaults());
         io.stallscope.analyzer.analysis.Finding first = a.findings().get(0);
         assertThat(first.kind()).isEqualTo("stalled-op-under-lock");
-        assertThat(first.summary()).startsWith("records_append 480.0 ms on data-plane-kafka-request-handler-3 for orders-7 while 2 handlers waited for its lock")
-                .contains("700.0 ms in total, longest 400.0 ms").contains("it sat in fsync(2)");
+        // Told from the victims to the root, each link with its source.
+        assertThat(first.summary()).isEqualTo("2 handlers waited 700.0 ms for its lock demo.Broker@0xabc0 (monitor, taken in demo.Broker.append),"
+                + " held by data-plane-kafka-request-handler-3 in records_append 480.0 ms for orders-7, then fsync(2)"
+                + " (longest 400.0 ms; per waiter 400.0, 300.0 ms; 2 recorded (previousOwner))");
+        assertThat(first.evidence().subList(0, 4)).satisfiesExactly(
+                e -> assertThat(e).startsWith("chain 1, waited: 2 handlers, 700.0 ms in total, on its lock").endsWith("[2 recorded (previousOwner)]"),
+                e -> assertThat(e).isEqualTo("chain 2, held by: data-plane-kafka-request-handler-3 [recorded: jdk.JavaMonitorEnter previousOwner]"),
+                e -> assertThat(e).isEqualTo("chain 3, doing: records_append 480.0 ms for orders-7 [recorded: agent span]"),
+                e -> assertThat(e).startsWith("chain 4, then: fsync(2) [inferred: ").endsWith("of its samples during the op]"));
+        // The clients' cost: handler 3 inside its op (20-500 ms), handler 1 (30-430 ms) and 2 (50-350 ms) waiting.
+        assertThat(first.harm().stalledNanos()).isEqualTo(1_180_000_000L);
+        assertThat(first.harm().peak()).isEqualTo(3);
+        assertThat(first.harm().threads()).isEqualTo(3);
         assertThat(first.weightNanos()).isEqualTo(700_000_000L);
         assertThat(first.threads()).containsExactly("data-plane-kafka-request-handler-3", "data-plane-kafka-request-handler-1",
                 "data-plane-kafka-request-handler-2");
-        assertThat(first.evidence().get(0)).contains("records_append on data-plane-kafka-request-handler-3 at +0.020 s for 480.0 ms, orders-7, 1024 bytes");
+        assertThat(first.evidence()).anySatisfy(e -> assertThat(e)
+                .contains("records_append on data-plane-kafka-request-handler-3 at +0.020 s for 480.0 ms, orders-7, 1024 bytes"));
         assertThat(first.evidence()).anySatisfy(e -> assertThat(e).startsWith("holder data-plane-kafka-request-handler-3 (recorded")
                 .contains("in fsync(2)").contains("demo.Broker.force0"));
         assertThat(first.evidence()).anySatisfy(e -> assertThat(e).isEqualTo("waiter data-plane-kafka-request-handler-1 waited 400.0 ms over 1 wait during the op"
                 + " (recorded: its jdk.JavaMonitorEnter previousOwner is the holder)"));
         assertThat(a.findings()).filteredOn(f -> f.kind().equals("stalled-op-under-lock")).hasSize(1);
-        assertThat(a.findings()).filteredOn(f -> f.kind().equals("slow-op")).singleElement().satisfies(f -> {
-            assertThat(f.summary()).isEqualTo("segment_flush 150.0 ms on kafka-scheduler-0 for orders-2; no thread waited on it");
-            assertThat(f.evidence().get(0)).contains("path /kafka/orders-2/00000000000000000000.log");
+        // The scheduler's 150 ms flush nobody waited on: only in the folded background line, last.
+        assertThat(a.findings()).noneMatch(f -> f.kind().equals("slow-op"));
+        assertThat(a.findings().get(a.findings().size() - 1)).satisfies(f -> {
+            assertThat(f.kind()).isEqualTo("background-io");
+            assertThat(f.summary()).isEqualTo("background I/O: 1 op, longest 150.0 ms (segment_flush on kafka-scheduler-0), nobody waited");
+            assertThat(f.evidence()).singleElement().asString()
+                    .startsWith("[slow-op] segment_flush 150.0 ms on kafka-scheduler-0 for orders-2; no thread waited on it")
+                    .contains("path /kafka/orders-2/00000000000000000000.log");
         });
 
         com.fasterxml.jackson.databind.JsonNode spans = io.stallscope.analyzer.render.JsonReport.build(a).get("spans");
@@ -394,10 +418,87 @@ class LayoutTest {
         java.io.ByteArrayOutputStream text = new java.io.ByteArrayOutputStream();
         io.stallscope.analyzer.render.TextReport.write(a, new java.io.PrintStream(text, true, java.nio.charset.StandardCharsets.UTF_8));
         assertThat(text.toString(java.nio.charset.StandardCharsets.UTF_8))
-                .contains(" 1. [stalled-op-under-lock] records_append 480.0 ms on data-plane-kafka-request-handler-3")
+                .contains(" 1. [stalled-op-under-lock] 2 handlers waited 700.0 ms for its lock")
+                .contains("    clients: 3 request-path threads stalled 1180.0 ms in all, up to 3 at once (from lock events,\n      agent spans)")
                 .contains("Agent ops (3 spans, longest first):")
                 .containsPattern("records_append +480\\.0 ms +at \\+0\\.020 s +data-plane-kafka-request-handler-3 +orders-7 +1024 bytes");
     }
+    /**
+     * The stalled append above, plus what used to lead the report: a scheduler fsyncing under a segment roll and its
+     * 2.6 s segment_flush that no one waited on, and a handler's own fsync under a roll. The first finding is the
+     * stall the handlers felt; "the produce path" names only the handler; the background work is one folded line, last.
+     */
+    @Test
+    void theFirstFindingIsTheStallThatHurtAndBackgroundWorkIsFolded() throws IOException {
+        TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+        for (int i = 1; i <= 3; i++) j.thread(i, "data-plane-kafka-request-handler-" + i);
+        j.thread(6, "kafka-scheduler-0");
+        int waiter = j.stack("append", "handle");
+        int fsync = j.stack("force0", "flush", "append", "handle");
+        int rollFsync = j.stack("force0", "flush", "roll", "append", "handle");
+        int flush = j.stack("force0", "flush", "$anonfun$roll$1", "run");
+        for (int t = 30; t < 500; t += 10) j.sample(t * 1_000_000L, 3, fsync, false);
+        for (int t = 600; t < 700; t += 10) j.sample(t * 1_000_000L, 1, rollFsync, false);
+        for (int t = 100; t < 2700; t += 10) j.sample(t * 1_000_000L, 6, flush, false);
+        j.monitorEnter(30_000_000L, 400_000_000L, 1, waiter, 3);
+        j.monitorEnter(50_000_000L, 300_000_000L, 2, waiter, 3);
+        j.append(500_000_000L, 3, 480_000_000L, "orders", 7);
+        j.op(TinyJfr.FLUSH, 2_700_000_000L, 6, 2_600_000_000L, "segment_flush", "scheduler", "orders", 2, -1,
+                "/kafka/orders-2/00000000000000000000.log", false);
+        Analysis a = Analyzer.analyze(read(write("hurt.jfr", j.chunk())), Options.defaults());
+
+        assertThat(a.findings().get(0).kind()).isEqualTo("stalled-op-under-lock");
+        assertThat(a.findings().get(0).summary()).contains("held by data-plane-kafka-request-handler-3 in records_append");
+        assertThat(a.findings()).filteredOn(f -> f.summary().contains("produce path")).isNotEmpty()
+                .allSatisfy(f -> assertThat(f.threads()).allMatch(t -> KafkaThreads.role(t).equals(KafkaThreads.REQUEST_HANDLER)));
+        assertThat(a.findings()).filteredOn(f -> f.kind().equals("fsync-on-produce-path")).singleElement()
+                .satisfies(f -> assertThat(f.threads()).containsExactlyInAnyOrder("data-plane-kafka-request-handler-1",
+                        "data-plane-kafka-request-handler-3"));
+        // The scheduler, whose op and fsyncs are longer than anything above, is only in the folded line, last.
+        List<io.stallscope.analyzer.analysis.Finding> before = a.findings().subList(0, a.findings().size() - 1);
+        assertThat(before).noneMatch(f -> f.threads().contains("kafka-scheduler-0") || f.kind().equals("background-io"));
+        io.stallscope.analyzer.analysis.Finding last = a.findings().get(a.findings().size() - 1);
+        assertThat(last.kind()).isEqualTo("background-io");
+        assertThat(last.summary()).isEqualTo("background I/O: 1 op, longest 2600.0 ms (segment_flush on kafka-scheduler-0), nobody waited");
+        assertThat(last.evidence()).anySatisfy(e -> assertThat(e).startsWith("[roll-fsync-off-request-path] "))
+                .anySatisfy(e -> assertThat(e).startsWith("[slow-op] segment_flush 2600.0 ms on kafka-scheduler-0"));
+        assertThat(before).allMatch(f -> f.harm().hurt());
+    }
+
+    /**
+     * An agent with the "blocked behind" fields (issue 41) says what the holder's op ran behind: the chain's last link,
+     * recorded. The same op without those fields (an older agent) ends the chain at the syscall: nothing is guessed.
+     */
+    @Test
+    void theAgentsBehindFieldsAreTheChainsLastLinkRecorded() throws IOException {
+        String net = "data-plane-kafka-network-thread-1-ListenerName(PLAINTEXT)-PLAINTEXT-0";
+        for (boolean behind : new boolean[] {true, false}) {
+            TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
+            for (int i = 1; i <= 3; i++) j.thread(i, "data-plane-kafka-request-handler-" + i);
+            j.thread(4, net);
+            int waiter = j.stack("append", "handle");
+            int fsync = j.stack("force0", "writeSnapshot", "roll", "append", "handle");
+            for (int t = 30; t < 500; t += 10) j.sample(t * 1_000_000L, 3, fsync, false);
+            j.monitorEnter(30_000_000L, 400_000_000L, 1, waiter, 3);
+            j.monitorEnter(50_000_000L, 300_000_000L, 2, waiter, 3);
+            if (behind) j.opBehind(500_000_000L, 3, 480_000_000L, "orders", 0, "transfer_to", net, 90, "file");
+            else j.append(500_000_000L, 3, 480_000_000L, "orders", 0);
+            Analysis a = Analyzer.analyze(read(write("behind-" + behind + ".jfr", j.chunk())), Options.defaults());
+            io.stallscope.analyzer.analysis.Finding first = a.findings().get(0);
+            assertThat(first.kind()).isEqualTo("stalled-op-under-lock");
+            List<String> chain = first.evidence().stream().filter(e -> e.startsWith("chain ")).toList();
+            if (behind) {
+                assertThat(a.recording().spans).singleElement().satisfies(s -> assertThat(s.behind())
+                        .isEqualTo(new Span.Behind("transfer_to", net, 90, "file")));
+                assertThat(chain).last().isEqualTo("chain 5, slow because: its snapshot_write ran 90 ms behind " + net
+                        + "'s transfer_to, sharing the file [recorded: the agent's behind fields]");
+            } else {
+                assertThat(a.recording().spans).singleElement().satisfies(s -> assertThat(s.behind()).isNull());
+                assertThat(chain).hasSize(4).last().asString().startsWith("chain 4, then: fsync(2)");
+            }
+        }
+    }
+
     /**
      * A convoy, as a broker records it: handler 3's records_append runs from 20 ms to 500 ms under the partition
      * monitor and handler 3 releases it at 510 ms. Handlers 1, 2, 4 and 5 queue on that monitor at 30-60 ms and get it
@@ -425,9 +526,10 @@ class LayoutTest {
         io.stallscope.analyzer.analysis.Finding f = a.findings().get(0);
         assertThat(f.kind()).isEqualTo("stalled-op-under-lock");
         // Handler 1 for the op (470 ms); the others from when they queued until handler 3 let go at 510 ms.
-        assertThat(f.summary()).startsWith("records_append 480.0 ms on data-plane-kafka-request-handler-3 for orders-7 while 4 handlers waited for its lock")
+        assertThat(f.summary()).startsWith("4 handlers waited 1850.0 ms for its lock")
                 .contains("(monitor, taken in demo.Broker.append)")
-                .contains("(1850.0 ms in total, longest 470.0 ms; per waiter 470.0, 470.0, 460.0, 450.0 ms; "
+                .contains("held by data-plane-kafka-request-handler-3 in records_append 480.0 ms for orders-7")
+                .contains("(longest 470.0 ms; per waiter 470.0, 470.0, 460.0, 450.0 ms; "
                         + "1 recorded (previousOwner), 3 inferred from the recorded convoy)");
         assertThat(f.threads().get(0)).isEqualTo("data-plane-kafka-request-handler-3");
         assertThat(f.threads()).containsExactlyInAnyOrder("data-plane-kafka-request-handler-3", "data-plane-kafka-request-handler-1",

@@ -16,7 +16,7 @@ import java.util.Map;
 final class TinyJfr {
     static final long LONG = 1, INT = 2, STRING = 3, BOOLEAN = 4, THREAD = 5, STACK = 6, FRAME = 7, METHOD = 8,
             CLASS = 9, SYMBOL = 10, FRAME_TYPE = 11, STATE = 12, TIMESPAN = 13, TIMESTAMP = 14;
-    static final long EXEC = 100, MONITOR = 101, APPEND = 102, FLUSH = 103;
+    static final long EXEC = 100, MONITOR = 101, APPEND = 102, FLUSH = 103, SNAPSHOT_WRITE = 104;
     /** The first of the types {@link #fanOutDepth} declares. */
     static final long FAN = 200;
     private static final long DESCRIPTOR = 999_999;
@@ -106,6 +106,20 @@ final class TinyJfr {
         b.varlong(type).varlong(ticks(endNanos)).varlong(0).varlong(thread).varlong(0)
                 .string(op).varlong(opNanos).string(role).string(topic).varlong(partition).varlong(bytes).string(path)
                 .u1(failed ? 1 : 0);
+        event(b);
+    }
+
+    /**
+     * A stallscope.SnapshotWrite event of an agent that writes the "blocked behind" fields after the others (issue 41):
+     * behindOp, behindThread, behindOverlapMs, scope.
+     */
+    void opBehind(long endNanos, long thread, long opNanos, String topic, int partition, String behindOp, String behindThread,
+                  long behindOverlapMs, String scope) {
+        Buf b = new Buf();
+        b.varlong(SNAPSHOT_WRITE).varlong(ticks(endNanos)).varlong(0).varlong(thread).varlong(0)
+                .string("snapshot_write").varlong(opNanos).string("request_handler").string(topic).varlong(partition).varlong(-1)
+                .string("/kafka/" + topic + "-" + partition + "/00000000000000000000.snapshot").u1(0)
+                .string(behindOp).string(behindThread).varlong(behindOverlapMs).string(scope);
         event(b);
     }
 
@@ -221,6 +235,9 @@ final class TinyJfr {
             meta.child(t);
         }
         meta.child(opEvent(FLUSH, "stallscope.SegmentFlush"));
+        meta.child(opEvent(SNAPSHOT_WRITE, "stallscope.SnapshotWrite")
+                .child(field("behindOp", STRING, false, false)).child(field("behindThread", STRING, false, false))
+                .child(field("behindOverlapMs", LONG, false, false)).child(field("scope", STRING, false, false)));
         root.collect(strings);
         Buf b = new Buf();
         b.varlong(0).varlong(startTicks).varlong(0).varlong(1);

@@ -5,15 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -26,7 +20,6 @@ final class CaptureSupport {
     static final Duration TRIGGER = Duration.ofMillis(80);
     /** stallscope-20261121T081502Z-records_append.jfr: the stall's end (UTC) and its op. */
     private static final Pattern NAME = Pattern.compile("stallscope-(\\d{8}T\\d{6}Z)-.+\\.jfr");
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
     private final boolean available;
     private final String reason;
@@ -73,7 +66,7 @@ final class CaptureSupport {
     /**
      * Agent options for captures into {@code dir}, at most one every 10 s. Any op may trigger one (the
      * agent has one threshold for all), so a run may also capture, say, a slow fsync of the metadata
-     * log at start-up: {@link #firstFrom} picks the one to show.
+     * log at start-up: the report over all of them ranks what hurt the clients first.
      */
     static String agentOptions(Path dir) {
         return "profile=on,profile.dir=" + dir.toAbsolutePath() + ",profile.trigger=" + TRIGGER.toMillis() + "ms"
@@ -106,18 +99,6 @@ final class CaptureSupport {
             }
             Thread.sleep(250);
         }
-    }
-
-    /** The first capture of a stall at or after {@code from} (to the second), else the last one; empty if none. */
-    static Optional<Path> firstFrom(List<Path> captures, Instant from) {
-        Instant second = from.truncatedTo(ChronoUnit.SECONDS);
-        return captures.stream().filter(c -> !stallTime(c).isBefore(second)).findFirst()
-            .or(() -> captures.isEmpty() ? Optional.empty() : Optional.of(captures.get(captures.size() - 1)));
-    }
-
-    private static Instant stallTime(Path capture) {
-        Matcher m = NAME.matcher(capture.getFileName().toString());
-        return m.matches() ? STAMP.parse(m.group(1), Instant::from) : Instant.EPOCH;
     }
 
     /** The broker log's lines announcing captures (INFO, ending "(stallscope)"). */

@@ -11,8 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The demo's story. Locally: the stall with the mitigations off (live table, capture, analyzer report),
@@ -74,7 +74,7 @@ final class DemoRun {
 
         say("");
         say("=== 2. What the capture shows: analyzer report ===");
-        analyze(capture, CaptureSupport.firstFrom(captures, off.stallStart()));
+        analyze(capture, captures);
 
         say("");
         say("=== 3. The same load with the mitigations on: mitigate=" + MITIGATIONS + " ===");
@@ -187,16 +187,21 @@ final class DemoRun {
         });
     }
 
-    private void analyze(CaptureSupport capture, Optional<Path> chosen) throws IOException, InterruptedException {
-        if (chosen.isEmpty()) {
+    /**
+     * One report over every capture of the stall run: the analyzer reads several files as one, and the stall that
+     * hurt the producer need not be in the first capture (the run that found this showed a background flush's
+     * capture and never the snapshot_write one).
+     */
+    private void analyze(CaptureSupport capture, List<Path> captures) throws IOException, InterruptedException {
+        if (captures.isEmpty()) {
             say("demo: nothing to analyze: " + (capture.available() ? "no capture was written" : capture.reason()));
             say("demo: (on a capture the step is: " + analyzer.launcher() + " report CAPTURE.jfr --html timeline.html)");
             return;
         }
-        Path first = chosen.get();
-        say("demo: the first capture from the stall phase on: " + first);
-        say("demo: $ analyzer report " + first.getFileName() + " --html " + dir.resolve("analysis/timeline.html"));
-        AnalyzerStep.Report report = analyzer.run(List.of(first), dir.resolve("analysis"));
+        say("demo: every capture of the stall run, in one report (" + captures.size() + " files)");
+        say("demo: $ analyzer report " + captures.stream().map(c -> c.getFileName().toString()).collect(Collectors.joining(" "))
+            + " --html " + dir.resolve("analysis/timeline.html"));
+        AnalyzerStep.Report report = analyzer.run(captures, dir.resolve("analysis"));
         AnalyzerStep.headlines(report.text(), 150).forEach(l -> say("  " + l));
         say("demo: the whole report: " + report.textFile());
         if (report.exitCode() != 0) {

@@ -83,6 +83,12 @@ class DemoIT {
             // the capture was triggered by an op of 80 ms or more: the analyzer finds at least that
             assertThat(output).containsPattern("(?m)^ +1\\. \\[[a-z-]+] ");
             assertThat(out.resolve("analysis/report.txt")).isRegularFile();
+            // one report over every capture of the stall run, each read once (the writer leaves no repeated chunk)
+            String report = Files.readString(out.resolve("analysis/report.txt"));
+            for (Path c : CaptureSupport.files(captures)) {
+                assertThat(report).as(report).contains(c.getFileName().toString());
+            }
+            assertThat(report).doesNotContain("repeats an earlier chunk");
             assertThat(out.resolve("analysis/timeline.html")).isRegularFile();
             assertThat(output).contains("the HTML timeline: " + out.resolve("analysis/timeline.html"));
         }

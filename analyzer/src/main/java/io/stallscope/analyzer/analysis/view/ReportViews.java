@@ -28,6 +28,15 @@ public final class ReportViews {
     private ReportViews() {
     }
 
+    /** The top findings (--top), and the folded background line, which always comes last, even past the top. */
+    static List<Finding> topWithFold(List<Finding> all, int n) {
+        List<Finding> top = ReportView.top(all, n);
+        if (top.size() == all.size() || all.isEmpty() || !all.get(all.size() - 1).kind().equals(Finding.BACKGROUND_IO)) return top;
+        List<Finding> out = new ArrayList<>(top.subList(0, Math.max(0, top.size() - 1)));
+        out.add(all.get(all.size() - 1));
+        return out;
+    }
+
     public static ReportView of(Analysis a) {
         Recording rec = a.recording();
         Options o = a.options();
@@ -86,7 +95,7 @@ public final class ReportViews {
                 .thenComparing(t -> t.role().equals("other")).thenComparing(ThreadView::name).thenComparingInt(ThreadView::id));
 
         List<FindingView> findings = new ArrayList<>();
-        for (Finding f : ReportView.top(a.findings(), o.top())) findings.add(moment(f, rec.startNanos()));
+        for (Finding f : topWithFold(a.findings(), o.top())) findings.add(moment(f, rec.startNanos()));
         return new ReportView(a, List.copyOf(threads), List.copyOf(lanes), List.copyOf(findings), waiting, holding);
     }
 

@@ -1,0 +1,114 @@
+package io.stallscope.analyzer.analysis.findings;
+
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Span;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Collects the intervals request-path threads spent stalled in one finding and measures its {@link Harm}. Other
+ * threads' intervals are dropped as they come. At most {@link #MAX_INTERVALS} are kept (a storm's finding can
+ * hold millions of waits); beyond that each counts alone, as if no other thread stalled with it: the score is
+ * then a lower bound, never a guess upwards.
+ */
+public final class HarmMeter {
+    static final int MAX_INTERVALS = 1 << 16;
+
+    private final Recording rec;
+    private long[] starts = new long[64];
+    private long[] ends = new long[64];
+    private int[] threads = new int[64];
+    private int n;
+    private long overflowNanos;
+    private final Set<Integer> overflowThreads = new HashSet<>();
+    private int sources;
+
+    public HarmMeter(Recording rec) {
+        this.rec = rec;
+    }
+
+    /** Thread {@code thread} stalled over [start, end], as read from {@code source} (a {@link Harm} bit). */
+    public void add(int thread, long start, long end, int source) {
+        add(thread, start, end, source, RequestPath.on(rec.threadName(thread)));
+    }
+
+    /**
+     * Thread {@code thread} stalled {@code nanos} at times no longer known (past a finding's bound on intervals):
+     * counted as if alone, so the score stays a lower bound.
+     */
+    public void addUntimed(int thread, long nanos, int source) {
+        if (nanos <= 0 || thread < 0 || !RequestPath.on(rec.threadName(thread))) return;
+        sources |= source;
+        overflowNanos += nanos;
+        overflowThreads.add(thread);
+    }
+
+    /** An agent op: the span's own role label decides, else its thread's name. */
+    public void addSpan(Span s) {
+        boolean on = s.threadRole() != null ? RequestPath.onRole(s.threadRole()) : RequestPath.on(rec.threadName(s.thread()));
+        add(s.thread(), s.start(), s.end(), Harm.SPAN, on);
+    }
+
+    private void add(int thread, long start, long end, int source, boolean requestPath) {
+        if (end <= start || thread < 0 || !requestPath) return;
+        sources |= source;
+        if (n == MAX_INTERVALS) {
+            overflowNanos += end - start;
+            overflowThreads.add(thread);
+            return;
+        }
+        if (n == starts.length) {
+            int cap = Math.min(MAX_INTERVALS, n * 2);
+            starts = Arrays.copyOf(starts, cap);
+            ends = Arrays.copyOf(ends, cap);
+            threads = Arrays.copyOf(threads, cap);
+        }
+        starts[n] = start;
+        ends[n] = end;
+        threads[n] = thread;
+        n++;
+    }
+
+    public Harm measure() {
+        if (n == 0 && overflowNanos == 0) return Harm.NONE;
+        // One thread cannot stall twice at once: merge each thread's overlapping intervals first.
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) order[i] = i;
+        Arrays.sort(order, (x, y) -> threads[x] != threads[y] ? Integer.compare(threads[x], threads[y]) : Long.compare(starts[x], starts[y]));
+        long[] edges = new long[2 * n];
+        int e = 0;
+        Set<Integer> seen = new HashSet<>(overflowThreads);
+        for (int k = 0; k < n; ) {
+            int t = threads[order[k]];
+            seen.add(t);
+            long s = starts[order[k]];
+            long end = ends[order[k]];
+            k++;
+            while (k < n && threads[order[k]] == t && starts[order[k]] <= end) end = Math.max(end, ends[order[k++]]);
+            // edges as time << 1, with the low bit set for a start: at one instant an end sorts before a start,
+            // so intervals that only touch are not counted as stalled at once
+            edges[e++] = s << 1 | 1;
+            edges[e++] = end << 1;
+        }
+        Arrays.sort(edges, 0, e);
+        long stalled = overflowNanos;
+        double score = overflowNanos;
+        int at = 0;
+        int peak = overflowNanos > 0 ? 1 : 0;
+        long last = 0;
+        for (int i = 0; i < e; i++) {
+            long t = edges[i] >> 1;
+            if (at > 0) {
+                long dt = t - last;
+                stalled += at * dt;
+                score += (double) at * at * dt;
+            }
+            at += (edges[i] & 1) == 1 ? 1 : -1;
+            peak = Math.max(peak, at);
+            last = t;
+        }
+        return new Harm(stalled, seen.size(), peak, score, sources);
+    }
+}
