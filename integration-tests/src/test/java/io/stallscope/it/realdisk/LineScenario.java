@@ -14,6 +14,7 @@ import io.stallscope.it.mitigate.LatencyProducer;
 import io.stallscope.it.slowdisk.PageCache;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -87,7 +89,7 @@ final class LineScenario {
     record Result(Options options, String disk, double residentAtStart, double p999Before, double p999During,
                   List<SlowFileWrites.Write> slowWritesBefore, List<SlowFileWrites.Write> slowWritesDuring,
                   double appendP999Handlers, double networkTransferP99, double catchUpSeconds, long consumed,
-                  Path capture, Path dir) {
+                  Path capture, Path dir, List<String> slowAppendLines) {
         double ratio() {
             return p999During / p999Before;
         }
@@ -151,13 +153,14 @@ final class LineScenario {
                     w = measure(o, broker, prometheus, steady, dir);
                 }
                 broker.stop(); // the JVM writes its file-I/O recording as it exits
+                List<String> slowAppends = slowAppendLines(broker.logFile());
                 List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/", SLOW_WRITE);
                 r = new Result(o, o.container() ? disk.describe(reads, "the container engine's device limits, broker in a container") : disk.describe(), resident, w.p999Before, w.p999During,
                     SlowFileWrites.between(writes, w.beforeAt, w.catchUpAt),
                     SlowFileWrites.between(writes, w.catchUpAt, w.catchUpEndAt),
                     w.atEnd.quantileMsSince(w.atStart, "records_append", "request_handler", 0.999),
                     w.atEnd.quantileMsSince(w.atStart, "transfer_to", "network", 0.99),
-                    w.catchUpSeconds, w.consumed, o.capture() ? dir.resolve("capture.jfr") : null, dir);
+                    w.catchUpSeconds, w.consumed, o.capture() ? dir.resolve("capture.jfr") : null, dir, slowAppends);
             }
             Files.writeString(dir.resolve("result.txt"), r.summary() + "\n");
             return r;
@@ -202,6 +205,14 @@ final class LineScenario {
         }
         return new Window(steady.quantileMs(before, catchUp, 0.999), steady.quantileMs(catchUp, catchUpEnd, 0.999),
             beforeAt, catchUpAt, catchUpEndAt, atStart, atEnd, (catchUpEnd - catchUp) / 1e9, consumed);
+    }
+
+    /** The agent's slow-op lines for the request handlers' writes to the topic's partition, from the broker's log. */
+    private static List<String> slowAppendLines(Path brokerLog) throws Exception {
+        try (Stream<String> lines = Files.lines(brokerLog, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(l -> l.contains("slow op=records_append") && l.contains("role=request_handler")
+                && l.contains("topic=" + TOPIC + " partition=0")).collect(Collectors.toList());
+        }
     }
 
     private static List<Path> segments(Path partitionDir) throws Exception {
