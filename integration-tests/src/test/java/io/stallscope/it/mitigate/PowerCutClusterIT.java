@@ -93,12 +93,12 @@ class PowerCutClusterIT {
     @ParameterizedTest(name = "Kafka {0}, cluster {1}")
     @MethodSource("versions")
     @Timeout(value = 45, unit = TimeUnit.MINUTES)
-    void everyAcknowledgedRecordIsServedOnceByTheBrokerThatLostPower(String version, int cluster, @TempDir Path tmp) throws Exception {
+    void everyAcknowledgedRecordIsServedOnceByTheBrokerThatLostPower(String version, int clusterRun, @TempDir Path tmp) throws Exception {
         RealDiskRequirement.assumeAvailable();
         String options = PowerCutSet.agentOptions(SET);
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        String context = "Kafka " + version + ", " + SET + ", cluster " + cluster + ", seed " + seed;
+        String context = "Kafka " + version + ", " + SET + ", cluster " + clusterRun + ", seed " + seed;
         List<String> failed = new ArrayList<>();
         try (PowerCutDisk disk = PowerCutDisk.create(FsType.XFS, 4L << 30, DIR)) {
             // node 3's log.dirs is a symbolic link: to the live disk first, then to each mounted cut in turn,
