@@ -8,7 +8,8 @@ import java.util.function.Function;
 /**
  * Ranks other threads' ops against one slow op and names the most likely culprit. An op is a candidate when it
  * shares the slow op's file, log or device ({@link Scope}) and ran at the same time for at least
- * {@link #MIN_OVERLAP_NANOS}. The narrowest scope wins, then the longest overlap. Within the winning thread the
+ * {@link #MIN_OVERLAP_NANOS}, and it (or an op around it on its thread) was already running when the slow op
+ * began. The narrowest scope wins, then the longest overlap. Within the winning thread the
  * op named is the innermost one at that scope that covered at least half of its thread's overlap: the handler
  * rolling a log is named by its snapshot_write when the fsync took the time. Nothing shared, or nothing at the
  * same time: no culprit, never a guess.
@@ -60,9 +61,8 @@ public final class OverlapRanking {
                 // its own time is a wait for the log's lock: what holds others up is the op inside it
                 continue;
             }
-            long end = ops.end(i) == OpTrace.RUNNING ? now : ops.end(i);
-            long overlap = Math.min(end, victimEnd) - Math.max(ops.start(i), victimStart);
-            if (overlap < MIN_OVERLAP_NANOS) {
+            long overlap = Math.min(endOf(ops, i), victimEnd) - Math.max(ops.start(i), victimStart);
+            if (overlap < MIN_OVERLAP_NANOS || !runningWhenVictimBegan(ops, i)) {
                 continue;
             }
             OpPlace place = OpPlace.of(pathOf.apply(ops.subject(i)));
@@ -95,6 +95,28 @@ public final class OverlapRanking {
         best = new Culprit(ops.op(named), thread, role, duration, running, overlaps[named], threadScope,
             victim.logDir == null ? null : devices.fsType(victim.logDir));
         bestOverlap = threadOverlap;
+    }
+
+    /**
+     * A wait is behind what already held the file or lock when it began: the op itself, or an op around it on its
+     * thread (the roll around a snapshot_write that began later), was running when the slow op began. Otherwise
+     * the pairing would run backwards: a sendfile held up by nothing would be "behind" the write it held up.
+     */
+    private boolean runningWhenVictimBegan(OpTrace ops, int i) {
+        if (ops.start(i) <= victimStart) {
+            return true;
+        }
+        for (int j = 0; j < ops.size(); j++) {
+            if (ops.depth(j) < ops.depth(i) && ops.start(j) <= victimStart && ops.start(j) <= ops.start(i)
+                && endOf(ops, j) >= endOf(ops, i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long endOf(OpTrace ops, int i) {
+        return ops.end(i) == OpTrace.RUNNING ? now : ops.end(i);
     }
 
     private boolean beats(Scope scope, long overlap) {

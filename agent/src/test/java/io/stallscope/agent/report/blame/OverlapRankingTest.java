@@ -56,10 +56,25 @@ class OverlapRankingTest {
     void withinAScopeTheLongestOverlapWins() {
         Culprit c = Threads.victim(SEGMENT, 100, 520)
             .thread("net-1", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 0, 150)
-            .thread("net-2", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 110, 500)
-            .thread("net-3", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 400, 700).culprit();
+            .thread("net-2", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 95, 500)
+            .thread("net-3", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 99, 450).culprit();
         assertThat(c.thread()).isEqualTo("net-2");
-        assertThat(c.overlapNanos()).isEqualTo(390 * MS);
+        assertThat(c.overlapNanos()).isEqualTo(400 * MS);
+    }
+
+    @Test
+    void anOpThatBeganAfterTheSlowOpIsNotWhatItWaitedBehind() {
+        // LINE's pair seen from the sendfile's side: the write began later and waited for it, not the reverse
+        assertThat(Threads.victim(SEGMENT, 100, 500)
+            .thread("handler-3", "request_handler").op(Op.RECORDS_APPEND, 0, SEGMENT, 150, 520)
+            .culprit()).isNull();
+        // but inside an op already running then, a later op is what that thread was doing
+        Culprit c = Threads.victim(LOG, 100, 400)
+            .thread("handler-3", "request_handler")
+            .op(Op.LOG_ROLL, 1, LOG, 92, 404)
+            .op(Op.SNAPSHOT_WRITE, 3, SNAPSHOT, 150, 398).culprit();
+        assertThat(c.op()).isEqualTo(Op.SNAPSHOT_WRITE);
+        assertThat(c.overlapNanos()).isEqualTo(248 * MS);
     }
 
     @Test
