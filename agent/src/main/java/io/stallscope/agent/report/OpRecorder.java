@@ -22,6 +22,8 @@ import io.stallscope.agent.report.jfr.OpEventField;
 import io.stallscope.agent.report.jfr.OpEvents;
 import jdk.jfr.Event;
 
+import java.util.function.Consumer;
+
 /**
  * The sink every timed op reaches: histograms always; the topic-partition, slow-op line and JFR
  * event only for ops over their thresholds (or with topic labels on), so the common path does no
@@ -49,12 +51,18 @@ public final class OpRecorder implements OpSink {
     /** @param stalls told of ops at least their capture trigger long (profile=on), or null */
     public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr,
                       StallListener stalls, CaptureSettings capture) {
+        this(metrics, roles, options, log, jfr, stalls, capture, log::warn);
+    }
+
+    /** @param slowLines where slow-op lines go: the broker log's WARN level, or a test's list */
+    public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr,
+                      StallListener stalls, CaptureSettings capture, Consumer<String> slowLines) {
         this.metrics = metrics;
         this.stalls = stalls;
         this.roles = roles;
         this.log = log;
         this.blame = new BlameFinder(roles);
-        this.slowLog = new SlowOpLog(log::warn, options.slowLogPerMinute());
+        this.slowLog = new SlowOpLog(slowLines, options.slowLogPerMinute());
         long detail = Long.MAX_VALUE;
         for (int op = 0; op < Op.COUNT; op++) {
             slowThreshold[op] = options.slowThresholdNanos(op);

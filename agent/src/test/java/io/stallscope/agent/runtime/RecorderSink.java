@@ -1,5 +1,6 @@
 package io.stallscope.agent.runtime;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.stallscope.agent.bootstrap.OpSink;
 import io.stallscope.agent.config.AgentOptions;
@@ -14,6 +15,12 @@ import java.util.Map;
 /** The agent's real recorder, as a sink for hook tests; loaded after the hooks are in place. */
 final class RecorderSink {
     private RecorderSink() {
+    }
+
+    /** The recorder with these options, its slow-op lines into {@code lines}, its meters in {@code registry}. */
+    static OpSink withLines(MeterRegistry registry, String options, List<String> lines) throws Exception {
+        return new OpRecorder(new OpMetrics(registry, false, 100), new ThreadRoles(List.of("CONTROLLER")),
+            AgentOptions.parse(options, Map.of()), BrokerLog.get(), false, null, null, lines::add);
     }
 
     /**

@@ -19,6 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -153,7 +156,7 @@ final class LineScenario {
                     w = measure(o, broker, prometheus, steady, dir);
                 }
                 broker.stop(); // the JVM writes its file-I/O recording as it exits
-                List<String> slowAppends = slowAppendLines(broker.logFile());
+                List<String> slowAppends = slowAppendLines(broker.logFile(), w.catchUpAt, w.catchUpEndAt);
                 List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/", SLOW_WRITE);
                 r = new Result(o, o.container() ? disk.describe(reads, "the container engine's device limits, broker in a container") : disk.describe(), resident, w.p999Before, w.p999During,
                     SlowFileWrites.between(writes, w.beforeAt, w.catchUpAt),
@@ -207,13 +210,28 @@ final class LineScenario {
             beforeAt, catchUpAt, catchUpEndAt, atStart, atEnd, (catchUpEnd - catchUp) / 1e9, consumed);
     }
 
-    /** The agent's slow-op lines for the request handlers' writes to the topic's partition, from the broker's log. */
-    private static List<String> slowAppendLines(Path brokerLog) throws Exception {
+    /**
+     * The agent's slow-op lines for the request handlers' writes to the topic's partition during the catch-up, from
+     * the broker's log: the window the JDK's witness counts too (writing the backlog at full speed has slow writes of
+     * its own, with no reader to wait for).
+     */
+    private static List<String> slowAppendLines(Path brokerLog, Instant from, Instant to) throws Exception {
         try (Stream<String> lines = Files.lines(brokerLog, StandardCharsets.ISO_8859_1)) {
             return lines.filter(l -> l.contains("slow op=records_append") && l.contains("role=request_handler")
-                && l.contains("topic=" + TOPIC + " partition=0")).collect(Collectors.toList());
+                && l.contains("topic=" + TOPIC + " partition=0"))
+                .filter(l -> {
+                    Instant at = loggedAt(l);
+                    return !at.isBefore(from) && !at.isAfter(to);
+                }).collect(Collectors.toList());
         }
     }
+
+    /** The time of a broker log line, "[2026-11-25 10:15:02,123] WARN ...", in the broker's (this machine's) zone. */
+    static Instant loggedAt(String line) {
+        return LocalDateTime.parse(line.substring(1, line.indexOf(']')), LOG_TIME).atZone(ZoneId.systemDefault()).toInstant();
+    }
+
+    private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
 
     private static List<Path> segments(Path partitionDir) throws Exception {
         List<Path> out = new ArrayList<>();
