@@ -13,7 +13,7 @@ public final class Hooks {
     public static final long NESTED = Long.MIN_VALUE + 1;
 
     private static volatile OpSink sink;
-    private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(ThreadState::new);
+    private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(ThreadRegistry::register);
 
     private Hooks() {
     }
@@ -26,7 +26,16 @@ public final class Hooks {
         return sink;
     }
 
+    /** An op whose subject is not known until it ends: other threads see it open, with no subject. */
     public static long enter(int op) {
+        return enter(op, null);
+    }
+
+    /**
+     * @param subject what the op works on, as {@link #exit} gets it: kept on the thread's state while the op runs
+     *                (a reference, no copy), so a slow op elsewhere can tell whether this one shared its file
+     */
+    public static long enter(int op, Object subject) {
         if (sink == null) {
             return INACTIVE;
         }
@@ -34,10 +43,11 @@ public final class Hooks {
         if (state.depth[op]++ > 0) {
             return NESTED;
         }
-        state.open++;
         long start = System.nanoTime();
         // nanoTime may legitimately be any value; nudge the two marker values out of the way
-        return start <= NESTED ? NESTED + 1 : start;
+        start = start <= NESTED ? NESTED + 1 : start;
+        state.opened(op, start, subject);
+        return start;
     }
 
     public static void exit(int op, long start, Object subject, long bytes, Throwable thrown) {
@@ -51,10 +61,9 @@ public final class Hooks {
         if (start == NESTED) {
             return;
         }
-        if (state.open > 0) {
-            state.open--;
-        }
-        long duration = System.nanoTime() - start;
+        long end = System.nanoTime();
+        state.closed(op, start, end, subject);
+        long duration = end - start;
         OpSink current = sink;
         if (current == null) {
             return;

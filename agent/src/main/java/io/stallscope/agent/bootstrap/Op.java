@@ -18,7 +18,9 @@ public final class Op {
     public static final int SEGMENT_INACTIVE = 8;
     public static final int SEGMENT_READ = 9;
     public static final int TLS_TRANSFER = 10;
-    public static final int COUNT = 11;
+    /** Log/UnifiedLog.append as a whole: its own time, outside the ops inside it, is the wait for the log's lock. */
+    public static final int LOG_APPEND = 11;
+    public static final int COUNT = 12;
 
     private Op() {
     }

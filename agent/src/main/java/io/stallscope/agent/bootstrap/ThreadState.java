@@ -1,11 +1,38 @@
 package io.stallscope.agent.bootstrap;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.WeakReference;
+
 /**
  * Per-thread bookkeeping: nesting depth per op (roll() calls roll(Optional), TimeIndex.resize calls
- * super.resize: only the outermost call is timed) and the thread's role, cached by the sink
- * against the thread name it was derived from.
+ * super.resize: only the outermost call is timed), the thread's role, cached by the sink against the thread
+ * name it was derived from, and what the thread is doing for other threads' blame: the timed ops open now
+ * (a stack, outermost first) and a ring of recently ended long ones.
+ *
+ * <p>Only the owner thread writes; a slow op on another thread reads through {@link #read}. The two are kept
+ * apart by a sequence number (a seqlock): odd while the owner writes, so a reader that saw it change retries
+ * or gives up instead of pairing one op's kind with another's start. Release/acquire ordering only: no fence
+ * instruction and no allocation on the owner's path.
  */
 public final class ThreadState {
+    /** Open ops kept per thread: Kafka nests at most four (append, roll, snapshot take, write). */
+    public static final int STACK = 6;
+    /** Ended long ops kept per thread: a network thread ends a few long sendfiles a second when the disk is slow. */
+    public static final int RING = 16;
+    /** Ops at least this long go into the ring: shorter ones cannot explain a stall worth a line. */
+    public static final long RING_MIN_NANOS = 1_000_000L;
+
+    private static final VarHandle SEQ;
+
+    static {
+        try {
+            SEQ = MethodHandles.lookup().findVarHandle(ThreadState.class, "seq", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     final int[] depth = new int[Op.COUNT];
     /** The name the cached role was derived from; compared by reference, names rarely change. */
     public String roleName;
@@ -14,4 +41,133 @@ public final class ThreadState {
     public int open;
     /** Slow ops that ended inside an op still open, kept by the sink for the enclosing op's one log line. */
     public Object slowInner;
+
+    private final WeakReference<Thread> owner;
+    @SuppressWarnings("unused") // through SEQ
+    private volatile long seq;
+
+    private final int[] openOp = new int[STACK];
+    private final long[] openStart = new long[STACK];
+    private final Object[] openSubject = new Object[STACK];
+    /** Time spent in the ops directly inside each open one, for the outer op's own share (the log's lock wait). */
+    private final long[] openInner = new long[STACK];
+    private long endedInner;
+
+    private final int[] ringOp = new int[RING];
+    private final int[] ringDepth = new int[RING];
+    private final long[] ringStart = new long[RING];
+    private final long[] ringEnd = new long[RING];
+    private final Object[] ringSubject = new Object[RING];
+    private int ringNext;
+    private int ringSize;
+
+    public ThreadState() {
+        this(null);
+    }
+
+    public ThreadState(Thread owner) {
+        this.owner = new WeakReference<>(owner);
+    }
+
+    /** The thread this state belongs to, or null once it has died (or for a test's state). */
+    public Thread owner() {
+        return owner.get();
+    }
+
+    /** An outermost op begins: it goes on the stack (past {@link #STACK} deep it is only counted). */
+    void opened(int op, long start, Object subject) {
+        int slot = open;
+        if (slot >= STACK) {
+            open = slot + 1;
+            return;
+        }
+        long s = (long) SEQ.getOpaque(this);
+        SEQ.setOpaque(this, s + 1);
+        VarHandle.storeStoreFence();
+        open = slot + 1;
+        openOp[slot] = op;
+        openStart[slot] = start;
+        openSubject[slot] = subject;
+        openInner[slot] = 0;
+        SEQ.setRelease(this, s + 2);
+    }
+
+    /**
+     * The innermost open op ended: it leaves the stack, its time is added to its enclosing op's inner time, and a
+     * long one goes into the ring.
+     */
+    void closed(int op, long start, long end, Object subject) {
+        if (open <= 0) {
+            return; // a state left from before an attach: nothing was opened on it
+        }
+        int slot = open - 1;
+        if (slot >= STACK) {
+            open = slot;
+            return;
+        }
+        long duration = end - start;
+        endedInner = openInner[slot];
+        if (slot > 0) {
+            openInner[slot - 1] += duration;
+        }
+        long s = (long) SEQ.getOpaque(this);
+        SEQ.setOpaque(this, s + 1);
+        VarHandle.storeStoreFence();
+        open = slot;
+        openSubject[slot] = null; // nothing kept alive by an op that has ended, unless the ring keeps it
+        if (duration >= RING_MIN_NANOS) {
+            int i = ringNext;
+            ringOp[i] = op;
+            ringDepth[i] = slot;
+            ringStart[i] = start;
+            ringEnd[i] = end;
+            ringSubject[i] = subject;
+            ringNext = (i + 1) % RING;
+            ringSize = Math.min(RING, ringSize + 1);
+        }
+        SEQ.setRelease(this, s + 2);
+    }
+
+    /**
+     * Whether an op still open on this thread takes a slow op's line (a roll takes its snapshot's). An append is
+     * only a wait for the log's lock around its ops: the ops inside it keep lines of their own.
+     */
+    public boolean enclosedByTimedOp() {
+        return open > 1 || open == 1 && openOp[0] != Op.LOG_APPEND;
+    }
+
+    /** Time spent in the ops directly inside the op that ended last on this thread (0 when none, or too deep). */
+    public long endedInnerNanos() {
+        return endedInner;
+    }
+
+    /**
+     * Copies this thread's open ops and its ring of ended long ops into {@code into} (cleared first). Called from
+     * another thread, on the slow path only. Returns false when the owner kept writing through a few attempts:
+     * then {@code into} is empty, since a torn copy could pair ops that never met.
+     */
+    public boolean read(OpTrace into) {
+        for (int attempt = 0; attempt < 4; attempt++) {
+            into.clear();
+            long before = (long) SEQ.getAcquire(this);
+            if ((before & 1) != 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            int depthNow = Math.min(open, STACK);
+            for (int slot = 0; slot < depthNow; slot++) {
+                into.add(openOp[slot], slot, openStart[slot], OpTrace.RUNNING, openSubject[slot]);
+            }
+            for (int k = 0; k < ringSize; k++) {
+                int i = Math.floorMod(ringNext - 1 - k, RING);
+                into.add(ringOp[i], ringDepth[i], ringStart[i], ringEnd[i], ringSubject[i]);
+            }
+            VarHandle.loadLoadFence();
+            if ((long) SEQ.getOpaque(this) == before) {
+                return true;
+            }
+        }
+        into.clear();
+        return false;
+    }
 }

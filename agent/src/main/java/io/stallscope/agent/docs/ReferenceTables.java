@@ -25,7 +25,7 @@ public final class ReferenceTables {
         new String[] {"stallscope_agent_info", "gauge, always 1",
             "version, kafka, jdk, mode, points, mitigations, profile, topic_labels",
             "the agent is active: its version, the broker's Kafka and JDK, premain or attach, points instrumented "
-                + "(`10/11`), mitigations asked for (`none` or a list)"},
+                + "(`11/12`), mitigations asked for (`none` or a list)"},
         new String[] {"stallscope_op_seconds", "histogram, buckets 10 us to 10 s", "op, role", "time spent in the op"},
         new String[] {"stallscope_op_seconds_max", "gauge", "op, role", "longest op in the last few minutes"},
         new String[] {"stallscope_op_topic_seconds", "histogram", "op, role, topic, partition",
@@ -34,6 +34,11 @@ public final class ReferenceTables {
         new String[] {"stallscope_op_bytes_total", "counter", "op, role", "bytes moved, for ops that report them"},
         new String[] {"stallscope_op_errors_total", "counter", "op, role", "ops that threw (still timed)"},
         new String[] {"stallscope_slow_ops_total", "counter", "op, role", "ops at or over their slow threshold"},
+        new String[] {"stallscope_blocked_behind_seconds_total", "counter",
+            "op, role, behind_op, behind_role, scope",
+            "with a pairing only: time a slow op ran alongside the other thread's op it most likely waited behind, "
+                + "on the same `file`, `log` (partition directory) or `device` (log dir or its device); the slow-op "
+                + "line names it. No series until an op pairs"},
         new String[] {"stallscope_flush_noop_total", "counter", "op, role",
             "segment flushes with nothing new since the segment's last flush (KAFKA-132)"},
         new String[] {"stallscope_advice_errors_total", "counter", "op",

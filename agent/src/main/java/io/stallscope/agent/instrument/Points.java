@@ -21,6 +21,7 @@ public final class Points {
             new SnapshotFlushPoint(),
             new SegmentInactivePoint(),
             new SegmentReadPoint(),
-            new TlsTransferPoint()));
+            new TlsTransferPoint(),
+            new LogAppendPoint()));
     }
 }

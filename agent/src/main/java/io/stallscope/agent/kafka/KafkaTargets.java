@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
+import static net.bytebuddy.matcher.ElementMatchers.isPrivate;
 import static net.bytebuddy.matcher.ElementMatchers.isStatic;
 import static net.bytebuddy.matcher.ElementMatchers.nameEndsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -65,6 +66,17 @@ public final class KafkaTargets {
         .shape(named("transferTo").and(takesArguments(long.class, long.class, WritableByteChannel.class))
             .and(returns(long.class)))
         .inJdk(KafkaTargets::hasPathField)
+        .build();
+
+    /**
+     * The private append(MemoryRecords, ...) that appendAsLeader and appendAsFollower call and that takes the log's
+     * lock: Log in 2.8, UnifiedLog in 3.x and 4.0, the Java UnifiedLog from 4.1 (its arguments differ per version,
+     * the first and the result do not). kafka-storage 4.0's static-helper UnifiedLog: instance methods only.
+     */
+    public static final KafkaTarget LOG_APPEND = KafkaTarget.named("log.append", "UnifiedLog.append(MemoryRecords,...)")
+        .in(LOG + "Log", LOG + "UnifiedLog", STORAGE + "UnifiedLog")
+        .shape(named("append").and(isPrivate()).and(not(isStatic()))
+            .and(takesArgument(0, nameEndsWith(".MemoryRecords"))).and(returns(nameEndsWith(".LogAppendInfo"))))
         .build();
 
     /**
@@ -300,7 +312,7 @@ public final class KafkaTargets {
     public static List<KafkaTarget> all() {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
-            SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM,
+            SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND,
             FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE));
     }

@@ -85,6 +85,11 @@ public final class KnownLogDirs {
         }
     }
 
+    /** The log dir known by this path, or null. */
+    public LogDirInfo info(String logDir) {
+        return logDir == null ? null : known.get(logDir);
+    }
+
     public List<LogDirInfo> all() {
         return new ArrayList<>(inOrder);
     }

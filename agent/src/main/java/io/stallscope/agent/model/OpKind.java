@@ -56,7 +56,12 @@ public enum OpKind {
         ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.CONTROLLER, ThreadRole.OTHER),
     TLS_TRANSFER("tls_transfer", "TlsTransfer", "TLS Transfer",
         "SslTransportLayer.transferFrom: a TLS listener reads the file with FileChannel.read",
-        ThreadRole.NETWORK, ThreadRole.CONTROLLER);
+        ThreadRole.NETWORK, ThreadRole.CONTROLLER),
+    LOG_APPEND("log_append", "LogAppend", "Log Append",
+        "Log/UnifiedLog.append: a whole append under the log's lock; its time outside the ops inside it is mostly"
+            + " the wait for that lock",
+        // produce on handlers, follower appends on fetchers, the KRaft metadata log on its raft thread
+        ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.CONTROLLER);
 
     /** The JFR event types' common prefix, e.g. stallscope.RecordsAppend. */
     public static final String EVENT_PREFIX = "stallscope.";

@@ -35,6 +35,8 @@ public final class OpMetrics {
     public static final String FLUSH_NOOP = "stallscope.flush.noop";
     public static final String SLOW_OPS = "stallscope.slow.ops";
     public static final String ADVICE_ERRORS = "stallscope.advice.errors";
+    /** stallscope_blocked_behind_seconds_total: a slow op's time overlapped by the op it most likely waited behind. */
+    public static final String BLOCKED_BEHIND = "stallscope.blocked.behind";
 
     static final String OTHER_TOPIC = "_other";
     private static final int ROLES = ThreadRole.values().length;
@@ -142,6 +144,18 @@ public final class OpMetrics {
 
     public void slow(int op, int role) {
         series(op, role).slow.increment();
+    }
+
+    /**
+     * A slow op waited behind another thread's op for {@code overlapNanos}. Series appear only when a pairing does
+     * (the slow path), so a broker that never stalls exports none.
+     */
+    public void blockedBehind(int op, int role, int behindOp, String behindRole, String scope, long overlapNanos) {
+        Counter.builder(BLOCKED_BEHIND).baseUnit("seconds")
+            .tags("op", OpKind.name(op), "role", ThreadRole.of(role).label(), "behind_op", OpKind.name(behindOp),
+                "behind_role", behindRole, "scope", scope)
+            .description("Time slow ops overlapped the op they most likely waited behind (same file, log or device)")
+            .register(registry).increment(overlapNanos / 1e9);
     }
 
     public void noopFlush(int role) {

@@ -14,9 +14,15 @@ import io.stallscope.agent.model.SubjectPaths;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.ThreadRoles;
 import io.stallscope.agent.model.TopicPartition;
+import io.stallscope.agent.report.blame.BlameFinder;
+import io.stallscope.agent.report.blame.Culprit;
+import io.stallscope.agent.report.blame.KnownLogDirDevices;
+import io.stallscope.agent.report.blame.LogDirDevices;
 import io.stallscope.agent.report.jfr.OpEventField;
 import io.stallscope.agent.report.jfr.OpEvents;
 import jdk.jfr.Event;
+
+import java.util.function.Consumer;
 
 /**
  * The sink every timed op reaches: histograms always; the topic-partition, slow-op line and JFR
@@ -34,6 +40,7 @@ public final class OpRecorder implements OpSink {
     private final long detailThreshold;
     private final NoopFlushDetector noopFlushes = new NoopFlushDetector();
     private final BrokerLog log;
+    private final BlameFinder blame;
     private volatile boolean adviceFailureLogged;
     private volatile KnownLogDirs logDirs;
 
@@ -44,11 +51,18 @@ public final class OpRecorder implements OpSink {
     /** @param stalls told of ops at least their capture trigger long (profile=on), or null */
     public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr,
                       StallListener stalls, CaptureSettings capture) {
+        this(metrics, roles, options, log, jfr, stalls, capture, log::warn);
+    }
+
+    /** @param slowLines where slow-op lines go: the broker log's WARN level, or a test's list */
+    public OpRecorder(OpMetrics metrics, ThreadRoles roles, AgentOptions options, BrokerLog log, boolean jfr,
+                      StallListener stalls, CaptureSettings capture, Consumer<String> slowLines) {
         this.metrics = metrics;
         this.stalls = stalls;
         this.roles = roles;
         this.log = log;
-        this.slowLog = new SlowOpLog(log::warn, options.slowLogPerMinute());
+        this.blame = new BlameFinder(roles);
+        this.slowLog = new SlowOpLog(slowLines, options.slowLogPerMinute());
         long detail = Long.MAX_VALUE;
         for (int op = 0; op < Op.COUNT; op++) {
             slowThreshold[op] = options.slowThresholdNanos(op);
@@ -83,18 +97,35 @@ public final class OpRecorder implements OpSink {
         if (metrics.topicLabels()) {
             metrics.recordTopic(op, role, tp, durationNanos);
         }
-        if (durationNanos >= slowThreshold[op]) {
+        // an append is slow for its own share, the lock wait: a slow write inside it has its own line
+        long lockWait = op == Op.LOG_APPEND ? Math.max(0, durationNanos - state.endedInnerNanos()) : -1;
+        Culprit culprit = null;
+        if ((lockWait >= 0 ? lockWait : durationNanos) >= slowThreshold[op]) {
+            culprit = blame(op, role, state, path, startNanos, durationNanos, dirs);
             metrics.slow(op, role);
-            slowLog.slow(op, durationNanos, threadName, ThreadRole.of(role), tp, bytes, path, thrown, state);
+            slowLog.slow(op, durationNanos, threadName, ThreadRole.of(role), tp, bytes, path, thrown, state, lockWait,
+                culprit);
         } else if (state.slowInner != null) {
             slowLog.notSlow(threadName, ThreadRole.of(role), tp, state);
         }
         if (durationNanos >= jfrThreshold[op]) {
-            emitJfr(op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown);
+            emitJfr(op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown, culprit);
         }
         if (durationNanos >= captureThreshold[op]) {
             stalls.stalled(op, durationNanos, threadName, tp);
         }
+    }
+
+    /** Slow path only: who this op waited behind, counted in the metric; null when no op overlapped it. */
+    private Culprit blame(int op, int role, ThreadState state, String path, long startNanos, long durationNanos,
+                          KnownLogDirs dirs) {
+        Culprit culprit = blame.find(state, path, startNanos, startNanos + durationNanos,
+            dirs == null ? LogDirDevices.NONE : new KnownLogDirDevices(dirs));
+        if (culprit != null) {
+            metrics.blockedBehind(op, role, culprit.op(), culprit.role(), culprit.scope().label(),
+                culprit.overlapNanos());
+        }
+        return culprit;
     }
 
     /** Learn log dirs from the paths of ops: those this recorder resolves anyway, and one a second besides. */
@@ -111,7 +142,7 @@ public final class OpRecorder implements OpSink {
     }
 
     private static void emitJfr(int op, long durationNanos, ThreadRole role, TopicPartition tp, long bytes,
-                                String path, Throwable thrown) {
+                                String path, Throwable thrown, Culprit culprit) {
         Event event = OpEvents.create(op);
         if (!event.isEnabled()) {
             return;
@@ -124,6 +155,12 @@ public final class OpRecorder implements OpSink {
         OpEvents.set(event, OpEventField.BYTES, bytes);
         OpEvents.set(event, OpEventField.PATH, path);
         OpEvents.set(event, OpEventField.FAILED, thrown != null);
+        if (culprit != null) {
+            OpEvents.set(event, OpEventField.BEHIND_OP, OpKind.name(culprit.op()));
+            OpEvents.set(event, OpEventField.BEHIND_THREAD, culprit.thread());
+            OpEvents.set(event, OpEventField.BEHIND_OVERLAP_MS, culprit.overlapNanos() / 1_000_000L);
+            OpEvents.set(event, OpEventField.SCOPE, culprit.scope().label());
+        }
         event.commit();
     }
 

@@ -4,6 +4,7 @@ import io.stallscope.agent.bootstrap.ThreadState;
 import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
+import io.stallscope.agent.report.blame.Culprit;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,13 +38,23 @@ public final class SlowOpLog {
     /** A slow op ended on this thread; {@code state} is the thread's (its open count already lowered). */
     public void slow(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
                      long bytes, String path, Throwable thrown, ThreadState state) {
+        slow(op, durationNanos, thread, role, tp, bytes, path, thrown, state, -1, null);
+    }
+
+    /**
+     * @param lockWaitNanos for log_append, its time outside the ops inside it (the wait for the log's lock), else -1
+     * @param culprit       the op this one most likely waited behind, or null: then the line names none
+     */
+    public void slow(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
+                     long bytes, String path, Throwable thrown, ThreadState state, long lockWaitNanos, Culprit culprit) {
         Inner inner = take(state);
-        if (state.open > 0) {
+        if (state.enclosedByTimedOp()) {
             // an enclosing op is still timing: this one becomes part of its line
             state.slowInner = inner.add(op, durationNanos);
             return;
         }
-        write(format(op, durationNanos, thread, role, tp, bytes, path, thrown, inner.describe(), 0));
+        write(format(op, durationNanos, thread, role, tp, bytes, path, thrown, inner.describe(), 0, lockWaitNanos,
+            culprit));
     }
 
     /**
@@ -51,7 +62,7 @@ public final class SlowOpLog {
      * threshold being higher than theirs), the longest of them gets the line, naming the others.
      */
     public void notSlow(String thread, ThreadRole role, TopicPartition tp, ThreadState state) {
-        if (state.open > 0 || !(state.slowInner instanceof Inner)) {
+        if (state.enclosedByTimedOp() || !(state.slowInner instanceof Inner)) {
             return;
         }
         Inner inner = take(state);
@@ -59,7 +70,7 @@ public final class SlowOpLog {
         long duration = inner.durations.get(longest);
         int op = inner.ops.get(longest);
         inner.remove(longest);
-        write(format(op, duration, thread, role, tp, -1, null, null, inner.describe(), 0));
+        write(format(op, duration, thread, role, tp, -1, null, null, inner.describe(), 0, -1, null));
     }
 
     private void write(String line) {
@@ -85,6 +96,12 @@ public final class SlowOpLog {
 
     static String format(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
                          long bytes, String path, Throwable thrown, String inner, long dropped) {
+        return format(op, durationNanos, thread, role, tp, bytes, path, thrown, inner, dropped, -1, null);
+    }
+
+    static String format(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
+                         long bytes, String path, Throwable thrown, String inner, long dropped, long lockWaitNanos,
+                         Culprit culprit) {
         StringBuilder sb = new StringBuilder(160);
         sb.append("slow op=").append(OpKind.name(op))
             .append(" duration_ms=").append(millis(durationNanos))
@@ -102,8 +119,14 @@ public final class SlowOpLog {
         if (thrown != null) {
             sb.append(" failed=").append(thrown.getClass().getName());
         }
+        if (lockWaitNanos >= 0) {
+            sb.append(" lock_wait_ms=").append(millis(lockWaitNanos));
+        }
         if (inner != null) {
             sb.append(" inner=").append(inner);
+        }
+        if (culprit != null) {
+            sb.append(": ").append(culprit.describe());
         }
         if (dropped > 0) {
             sb.append(dropped(dropped));

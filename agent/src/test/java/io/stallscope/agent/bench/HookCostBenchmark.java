@@ -51,7 +51,7 @@ public class HookCostBenchmark {
 
     @Benchmark
     public long enterExit() {
-        long start = Hooks.enter(Op.RECORDS_APPEND);
+        long start = Hooks.enter(Op.RECORDS_APPEND, subject);
         Hooks.exit(Op.RECORDS_APPEND, start, subject, 1100, null);
         return start;
     }
@@ -59,7 +59,7 @@ public class HookCostBenchmark {
     /** An op without a byte count (a roll, a read): no counter update. */
     @Benchmark
     public long enterExitNoBytes() {
-        long start = Hooks.enter(Op.LOG_ROLL);
+        long start = Hooks.enter(Op.LOG_ROLL, subject);
         Hooks.exit(Op.LOG_ROLL, start, subject, -1L, null);
         return start;
     }

@@ -14,14 +14,19 @@ import io.stallscope.it.mitigate.LatencyProducer;
 import io.stallscope.it.slowdisk.PageCache;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -87,7 +92,7 @@ final class LineScenario {
     record Result(Options options, String disk, double residentAtStart, double p999Before, double p999During,
                   List<SlowFileWrites.Write> slowWritesBefore, List<SlowFileWrites.Write> slowWritesDuring,
                   double appendP999Handlers, double networkTransferP99, double catchUpSeconds, long consumed,
-                  Path capture, Path dir) {
+                  Path capture, Path dir, List<String> slowAppendLines) {
         double ratio() {
             return p999During / p999Before;
         }
@@ -151,13 +156,14 @@ final class LineScenario {
                     w = measure(o, broker, prometheus, steady, dir);
                 }
                 broker.stop(); // the JVM writes its file-I/O recording as it exits
+                List<String> slowAppends = slowAppendLines(broker.logFile(), w.catchUpAt, w.catchUpEndAt);
                 List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/", SLOW_WRITE);
                 r = new Result(o, o.container() ? disk.describe(reads, "the container engine's device limits, broker in a container") : disk.describe(), resident, w.p999Before, w.p999During,
                     SlowFileWrites.between(writes, w.beforeAt, w.catchUpAt),
                     SlowFileWrites.between(writes, w.catchUpAt, w.catchUpEndAt),
                     w.atEnd.quantileMsSince(w.atStart, "records_append", "request_handler", 0.999),
                     w.atEnd.quantileMsSince(w.atStart, "transfer_to", "network", 0.99),
-                    w.catchUpSeconds, w.consumed, o.capture() ? dir.resolve("capture.jfr") : null, dir);
+                    w.catchUpSeconds, w.consumed, o.capture() ? dir.resolve("capture.jfr") : null, dir, slowAppends);
             }
             Files.writeString(dir.resolve("result.txt"), r.summary() + "\n");
             return r;
@@ -203,6 +209,29 @@ final class LineScenario {
         return new Window(steady.quantileMs(before, catchUp, 0.999), steady.quantileMs(catchUp, catchUpEnd, 0.999),
             beforeAt, catchUpAt, catchUpEndAt, atStart, atEnd, (catchUpEnd - catchUp) / 1e9, consumed);
     }
+
+    /**
+     * The agent's slow-op lines for the request handlers' writes to the topic's partition during the catch-up, from
+     * the broker's log: the window the JDK's witness counts too (writing the backlog at full speed has slow writes of
+     * its own, with no reader to wait for).
+     */
+    private static List<String> slowAppendLines(Path brokerLog, Instant from, Instant to) throws Exception {
+        try (Stream<String> lines = Files.lines(brokerLog, StandardCharsets.ISO_8859_1)) {
+            return lines.filter(l -> l.contains("slow op=records_append") && l.contains("role=request_handler")
+                && l.contains("topic=" + TOPIC + " partition=0"))
+                .filter(l -> {
+                    Instant at = loggedAt(l);
+                    return !at.isBefore(from) && !at.isAfter(to);
+                }).collect(Collectors.toList());
+        }
+    }
+
+    /** The time of a broker log line, "[2026-11-25 10:15:02,123] WARN ...", in the broker's (this machine's) zone. */
+    static Instant loggedAt(String line) {
+        return LocalDateTime.parse(line.substring(1, line.indexOf(']')), LOG_TIME).atZone(ZoneId.systemDefault()).toInstant();
+    }
+
+    private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
 
     private static List<Path> segments(Path partitionDir) throws Exception {
         List<Path> out = new ArrayList<>();

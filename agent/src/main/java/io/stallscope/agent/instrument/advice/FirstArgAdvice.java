@@ -9,8 +9,8 @@ public final class FirstArgAdvice {
     }
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static long enter(@OpId int op) {
-        return Hooks.enter(op);
+    public static long enter(@OpId int op, @Advice.Argument(0) Object subject) {
+        return Hooks.enter(op, subject);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

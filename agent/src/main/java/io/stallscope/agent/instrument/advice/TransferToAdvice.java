@@ -12,8 +12,8 @@ public final class TransferToAdvice {
     }
 
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    public static long enter(@OpId int op) {
-        return Hooks.enter(op);
+    public static long enter(@OpId int op, @Advice.FieldValue("path") String subject) {
+        return Hooks.enter(op, subject);
     }
 
     @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -24,7 +24,14 @@ public enum OpEventField {
     PARTITION("partition", int.class, "Partition", "-1 when the path names no partition"),
     BYTES("bytes", long.class, "Bytes", "Bytes moved, -1 when the op has no byte count"),
     PATH("path", String.class, "Path", null),
-    FAILED("failed", boolean.class, "Failed", "The op ended in an exception");
+    FAILED("failed", boolean.class, "Failed", "The op ended in an exception"),
+    BEHIND_OP("behindOp", String.class, "Behind Op",
+        "The other thread's op this one most likely waited behind (same file, log or device, at the same time);"
+            + " null when none overlapped"),
+    BEHIND_THREAD("behindThread", String.class, "Behind Thread", "The thread that ran behindOp"),
+    BEHIND_OVERLAP_MS("behindOverlapMs", long.class, "Behind Overlap (ms)",
+        "How long behindOp and this op ran at the same time, in whole milliseconds; 0 when none"),
+    SCOPE("scope", String.class, "Scope", "What behindOp shared with this op: file, log or device; null when none");
 
     private final String fieldName;
     private final Class<?> type;

@@ -1,0 +1,130 @@
+package io.stallscope.agent.report.blame;
+
+import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.bootstrap.OpTrace;
+
+import java.util.function.Function;
+
+/**
+ * Ranks other threads' ops against one slow op and names the most likely culprit. An op is a candidate when it
+ * shares the slow op's file, log or device ({@link Scope}) and ran at the same time for at least
+ * {@link #MIN_OVERLAP_NANOS}, and it (or an op around it on its thread) was already running when the slow op
+ * began. The narrowest scope wins, then the longest overlap. Within the winning thread the
+ * op named is the innermost one at that scope that covered at least half of its thread's overlap: the handler
+ * rolling a log is named by its snapshot_write when the fsync took the time. Nothing shared, or nothing at the
+ * same time: no culprit, never a guess.
+ */
+public final class OverlapRanking {
+    /** Shorter overlaps explain nothing worth naming in a line about a stall of 100 ms. */
+    static final long MIN_OVERLAP_NANOS = 1_000_000L;
+
+    private final Function<Object, String> pathOf;
+    private final LogDirDevices devices;
+    private final OpPlace victim;
+    private final long victimStart;
+    private final long victimEnd;
+    private final long now;
+
+    private Culprit best;
+    private long bestOverlap;
+
+    /**
+     * @param victimPath the slow op's path; with no partition directory in it nothing is ever named
+     * @param now        the time an op still running is counted up to (the slow op's end, read once)
+     */
+    public OverlapRanking(String victimPath, long victimStart, long victimEnd, long now,
+                          Function<Object, String> pathOf, LogDirDevices devices) {
+        this.victim = OpPlace.of(victimPath);
+        this.victimStart = victimStart;
+        this.victimEnd = victimEnd;
+        this.now = now;
+        this.pathOf = pathOf;
+        this.devices = devices;
+    }
+
+    /** Whether the slow op has a place at all: without one, reading other threads is wasted. */
+    public boolean applies() {
+        return victim != null;
+    }
+
+    /** One other thread's ops. */
+    public void consider(String thread, String role, OpTrace ops) {
+        if (victim == null) {
+            return;
+        }
+        Scope threadScope = null;
+        long threadOverlap = 0;
+        Scope[] scopes = new Scope[ops.size()];
+        long[] overlaps = new long[ops.size()];
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.op(i) == Op.LOG_APPEND) {
+                // its own time is a wait for the log's lock: what holds others up is the op inside it
+                continue;
+            }
+            long overlap = Math.min(endOf(ops, i), victimEnd) - Math.max(ops.start(i), victimStart);
+            if (overlap < MIN_OVERLAP_NANOS || !runningWhenVictimBegan(ops, i)) {
+                continue;
+            }
+            OpPlace place = OpPlace.of(pathOf.apply(ops.subject(i)));
+            Scope scope = place == null ? null : victim.sharedWith(place, devices);
+            if (scope == null) {
+                continue;
+            }
+            scopes[i] = scope;
+            overlaps[i] = overlap;
+            if (scope.narrowerThan(threadScope) || scope == threadScope && overlap > threadOverlap) {
+                threadScope = scope;
+                threadOverlap = overlap;
+            }
+        }
+        if (threadScope == null || !beats(threadScope, threadOverlap)) {
+            return;
+        }
+        int named = -1;
+        for (int i = 0; i < ops.size(); i++) {
+            if (scopes[i] != threadScope || overlaps[i] * 2 < threadOverlap) {
+                continue;
+            }
+            if (named < 0 || ops.depth(i) > ops.depth(named)
+                || ops.depth(i) == ops.depth(named) && overlaps[i] > overlaps[named]) {
+                named = i;
+            }
+        }
+        boolean running = ops.end(named) == OpTrace.RUNNING;
+        long duration = (running ? now : ops.end(named)) - ops.start(named);
+        best = new Culprit(ops.op(named), thread, role, duration, running, overlaps[named], threadScope,
+            victim.logDir == null ? null : devices.fsType(victim.logDir));
+        bestOverlap = threadOverlap;
+    }
+
+    /**
+     * A wait is behind what already held the file or lock when it began: the op itself, or an op around it on its
+     * thread (the roll around a snapshot_write that began later), was running when the slow op began. Otherwise
+     * the pairing would run backwards: a sendfile held up by nothing would be "behind" the write it held up.
+     */
+    private boolean runningWhenVictimBegan(OpTrace ops, int i) {
+        if (ops.start(i) <= victimStart) {
+            return true;
+        }
+        for (int j = 0; j < ops.size(); j++) {
+            if (ops.depth(j) < ops.depth(i) && ops.start(j) <= victimStart && ops.start(j) <= ops.start(i)
+                && endOf(ops, j) >= endOf(ops, i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private long endOf(OpTrace ops, int i) {
+        return ops.end(i) == OpTrace.RUNNING ? now : ops.end(i);
+    }
+
+    private boolean beats(Scope scope, long overlap) {
+        return best == null || scope.narrowerThan(best.scope()) || scope == best.scope() && overlap > bestOverlap;
+    }
+
+    /** The most likely culprit among the threads considered, or null when none shared anything in time. */
+    public Culprit culprit() {
+        return best;
+    }
+}

@@ -1,0 +1,162 @@
+package io.stallscope.agent.report.blame;
+
+import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.runtime.HooksOnBootstrap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static io.stallscope.agent.report.blame.Threads.MS;
+import static io.stallscope.agent.report.blame.Threads.RUNNING;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which of the other threads' ops a slow op is said to have waited behind, and when none is named. */
+class OverlapRankingTest {
+    private static final String DIR = "/var/lib/kafka/data";
+    private static final String SEGMENT = DIR + "/orders-0/00000000000000000000.log";
+    private static final String OTHER_SEGMENT = DIR + "/orders-0/00000000000000004096.log";
+    private static final String LOG = DIR + "/orders-0";
+    private static final String SNAPSHOT = LOG + "/00000000000000004096.snapshot";
+    private static final String NEIGHBOUR = DIR + "/payments-3/00000000000000000000.log";
+    private static final String OTHER_DISK = "/mnt/disk2/kafka/payments-3/00000000000000000000.log";
+
+    @BeforeAll
+    static void hooksOnTheBootstrapClassPath() {
+        HooksOnBootstrap.ensure(); // OpTrace, which the ranking reads, is a hook class
+    }
+
+    @Test
+    void theSameFileBeatsTheSameLogBeatsTheSameDeviceWhateverTheOverlap() {
+        Threads all = Threads.victim(SEGMENT, 100, 520)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 0, 200)                // 100 ms, same file
+            .thread("handler-2", "request_handler").op(Op.SEGMENT_READ, 0, OTHER_SEGMENT, 90, 510)  // 410 ms, same log
+            .thread("scheduler-0", "scheduler").op(Op.SEGMENT_FLUSH, 0, NEIGHBOUR, 0, 600);    // 420 ms, same dir
+        Culprit c = all.culprit();
+        assertThat(c.op()).isEqualTo(Op.TRANSFER_TO);
+        assertThat(c.scope()).isEqualTo(Scope.FILE);
+        assertThat(c.thread()).isEqualTo("net-1");
+        assertThat(c.role()).isEqualTo("network");
+        assertThat(c.overlapNanos()).isEqualTo(100 * MS);
+        assertThat(c.durationNanos()).isEqualTo(200 * MS);
+        assertThat(c.describe()).isEqualTo("behind transfer_to 200.000 ms of the same file on network thread "
+            + "\"net-1\", overlapping 100.000 ms");
+
+        Culprit log = Threads.victim(SEGMENT, 100, 520)
+            .thread("handler-2", "request_handler").op(Op.SEGMENT_READ, 0, OTHER_SEGMENT, 90, 510)
+            .thread("scheduler-0", "scheduler").op(Op.SEGMENT_FLUSH, 0, NEIGHBOUR, 0, 600).culprit();
+        assertThat(log.scope()).isEqualTo(Scope.LOG);
+        assertThat(log.op()).isEqualTo(Op.SEGMENT_READ);
+
+        Culprit device = Threads.victim(SEGMENT, 100, 520)
+            .thread("scheduler-0", "scheduler").op(Op.SEGMENT_FLUSH, 0, NEIGHBOUR, 0, 600).culprit();
+        assertThat(device.scope()).isEqualTo(Scope.DEVICE);
+        assertThat(device.overlapNanos()).isEqualTo(420 * MS);
+    }
+
+    @Test
+    void withinAScopeTheLongestOverlapWins() {
+        Culprit c = Threads.victim(SEGMENT, 100, 520)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 0, 150)
+            .thread("net-2", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 95, 500)
+            .thread("net-3", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 99, 450).culprit();
+        assertThat(c.thread()).isEqualTo("net-2");
+        assertThat(c.overlapNanos()).isEqualTo(400 * MS);
+    }
+
+    @Test
+    void anOpThatBeganAfterTheSlowOpIsNotWhatItWaitedBehind() {
+        // LINE's pair seen from the sendfile's side: the write began later and waited for it, not the reverse
+        assertThat(Threads.victim(SEGMENT, 100, 500)
+            .thread("handler-3", "request_handler").op(Op.RECORDS_APPEND, 0, SEGMENT, 150, 520)
+            .culprit()).isNull();
+        // but inside an op already running then, a later op is what that thread was doing
+        Culprit c = Threads.victim(LOG, 100, 400)
+            .thread("handler-3", "request_handler")
+            .op(Op.LOG_ROLL, 1, LOG, 92, 404)
+            .op(Op.SNAPSHOT_WRITE, 3, SNAPSHOT, 150, 398).culprit();
+        assertThat(c.op()).isEqualTo(Op.SNAPSHOT_WRITE);
+        assertThat(c.overlapNanos()).isEqualTo(248 * MS);
+    }
+
+    @Test
+    void unrelatedPartitionsAndFilesAreNeverPaired() {
+        // another partition on another log dir whose device is not known: nothing in common
+        assertThat(Threads.victim(SEGMENT, 100, 520)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, OTHER_DISK, 0, 600)
+            .thread("handler-3", "request_handler").op(Op.RECORDS_APPEND, 0, "/tmp/not-kafka.bin", 0, 600)
+            .thread("handler-4", "request_handler").op(Op.SNAPSHOT_TAKE, 0, null, 0, 600)
+            .culprit()).isNull();
+        // another log dir on another device: still nothing
+        LogDirDevices twoDisks = devices(DIR, "/dev/sdb", "/mnt/disk2/kafka", "/dev/sdc");
+        assertThat(Threads.victim(SEGMENT, 100, 520, 520, twoDisks)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, OTHER_DISK, 0, 600).culprit()).isNull();
+        // the same device under two log dirs: the device scope, and the line names the victim's file system
+        LogDirDevices oneDisk = devices(DIR, "/dev/sdb", "/mnt/disk2/kafka", "/dev/sdb");
+        Culprit c = Threads.victim(SEGMENT, 100, 520, 520, oneDisk)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, OTHER_DISK, 0, 600).culprit();
+        assertThat(c.scope()).isEqualTo(Scope.DEVICE);
+        assertThat(c.describe()).contains("on the same device").contains("(xfs)");
+    }
+
+    @Test
+    void nothingOverlappingInTimeNamesNoCulprit() {
+        assertThat(Threads.victim(SEGMENT, 100, 520)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 0, 100)           // ended as it began
+            .thread("net-2", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 520, RUNNING)     // began as it ended
+            .thread("net-3", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 0, 100.9)         // under 1 ms together
+            .culprit()).isNull();
+        assertThat(Threads.victim(SEGMENT, 100, 520).culprit()).as("no other thread").isNull();
+    }
+
+    @Test
+    void anOpStillRunningCountsUpToNowAndSaysSo() {
+        Culprit c = Threads.victim(SEGMENT, 100, 520, 530, LogDirDevices.NONE)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 20, RUNNING).culprit();
+        assertThat(c.running()).isTrue();
+        assertThat(c.overlapNanos()).isEqualTo(420 * MS);
+        assertThat(c.durationNanos()).isEqualTo(510 * MS);
+        assertThat(c.describe()).startsWith("behind transfer_to 510.000 ms so far of the same file");
+    }
+
+    @Test
+    void aHandlerWaitingForTheLockIsNotBlamedTheOneRollingIsByItsSnapshotWrite() {
+        // KAFKA-9693: handler-1's append waits for the log's lock; handler-2 waits too; handler-3 holds it, rolling
+        Threads threads = Threads.victim(LOG, 100, 400)
+            .thread("handler-2", "request_handler").op(Op.LOG_APPEND, 0, LOG, 110, RUNNING)
+            .thread("handler-3", "request_handler")
+            .op(Op.LOG_APPEND, 0, LOG, 90, 405)
+            .op(Op.LOG_ROLL, 1, LOG, 92, 404)
+            .op(Op.SNAPSHOT_TAKE, 2, LOG, 93, 403)
+            .op(Op.SNAPSHOT_WRITE, 3, SNAPSHOT, 95, 402)
+            .op(Op.INDEX_RESIZE, 2, LOG + "/00000000000000004096.index", 92, 93);
+        Culprit c = threads.culprit();
+        assertThat(c.thread()).isEqualTo("handler-3");
+        assertThat(c.op()).isEqualTo(Op.SNAPSHOT_WRITE);
+        assertThat(c.scope()).isEqualTo(Scope.LOG);
+        assertThat(c.describe()).contains("behind snapshot_write 307.000 ms of the same log on request_handler thread");
+
+        // the waiting handler alone is no culprit
+        assertThat(Threads.victim(LOG, 100, 400)
+            .thread("handler-2", "request_handler").op(Op.LOG_APPEND, 0, LOG, 110, RUNNING).culprit()).isNull();
+    }
+
+    @Test
+    void aSlowOpOutsideAnyPartitionIsNeverPaired() {
+        Threads t = Threads.victim("/tmp/something", 100, 520);
+        assertThat(t.applies()).isFalse();
+        assertThat(t.thread("net-1", "network").op(Op.TRANSFER_TO, 0, "/tmp/something", 0, 600).culprit()).isNull();
+    }
+
+    private static LogDirDevices devices(String dirA, String deviceA, String dirB, String deviceB) {
+        return new LogDirDevices() {
+            @Override
+            public String device(String logDir) {
+                return logDir.equals(dirA) ? deviceA : logDir.equals(dirB) ? deviceB : null;
+            }
+
+            @Override
+            public String fsType(String logDir) {
+                return "xfs";
+            }
+        };
+    }
+}

@@ -1,0 +1,35 @@
+package io.stallscope.agent.runtime;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.stallscope.agent.bootstrap.OpSink;
+import io.stallscope.agent.config.AgentOptions;
+import io.stallscope.agent.logging.BrokerLog;
+import io.stallscope.agent.model.ThreadRoles;
+import io.stallscope.agent.report.OpMetrics;
+import io.stallscope.agent.report.OpRecorder;
+
+import java.util.List;
+import java.util.Map;
+
+/** The agent's real recorder, as a sink for hook tests; loaded after the hooks are in place. */
+final class RecorderSink {
+    private RecorderSink() {
+    }
+
+    /** The recorder with these options, its slow-op lines into {@code lines}, its meters in {@code registry}. */
+    static OpSink withLines(MeterRegistry registry, String options, List<String> lines) throws Exception {
+        return new OpRecorder(new OpMetrics(registry, false, 100), new ThreadRoles(List.of("CONTROLLER")),
+            AgentOptions.parse(options, Map.of()), BrokerLog.get(), false, null, null, lines::add);
+    }
+
+    /**
+     * Default options but a slow threshold no op reaches: a call the shared machine happens to stall (a GC, a busy
+     * core) must not take the slow path, which may allocate, inside a measurement of the fast one.
+     */
+    static OpSink fastPathOnly() throws Exception {
+        return new OpRecorder(new OpMetrics(new SimpleMeterRegistry(), false, 100),
+            new ThreadRoles(List.of("CONTROLLER")), AgentOptions.parse("slow.threshold=3600s", Map.of()),
+            BrokerLog.get(), false);
+    }
+}
