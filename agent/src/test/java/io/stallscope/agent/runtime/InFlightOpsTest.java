@@ -50,11 +50,11 @@ class InFlightOpsTest {
             long roll = Hooks.enter(Op.LOG_ROLL, "/d/orders-0");
             long write = Hooks.enter(Op.SNAPSHOT_WRITE, "/d/orders-0/00000000000000000042.snapshot");
             inside.countDown();
-            await(release);
+            Pauses.await(release);
             Hooks.exit(Op.SNAPSHOT_WRITE, write, "/d/orders-0/00000000000000000042.snapshot", -1, null);
             Hooks.exit(Op.LOG_ROLL, roll, "/d/orders-0", -1, null);
         });
-        Thread idle = worker("never-timed", () -> await(release));
+        Thread idle = worker("never-timed", () -> Pauses.await(release));
         assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
 
         assertThat(Traces.opsOf(t)).containsExactly(
@@ -74,11 +74,11 @@ class InFlightOpsTest {
         Thread t = worker("flusher", () -> {
             for (int i = 0; i < 20; i++) {
                 long start = Hooks.enter(Op.SEGMENT_FLUSH, "s" + i);
-                sleepAtLeast(2);
+                Pauses.sleepAtLeast(2);
                 Hooks.exit(Op.SEGMENT_FLUSH, start, "s" + i, -1, null);
             }
             done.countDown();
-            await(release);
+            Pauses.await(release);
         });
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
         List<String> expected = new ArrayList<>();
@@ -98,17 +98,17 @@ class InFlightOpsTest {
         worker(NETWORK_THREAD, () -> {
             long start = Hooks.enter(Op.TRANSFER_TO, SEGMENT);
             sending.countDown();
-            await(endSend);
+            Pauses.await(endSend);
             Hooks.exit(Op.TRANSFER_TO, start, SEGMENT, 4096, null);
             sent.countDown();
-            await(release);
+            Pauses.await(release);
         });
         assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
 
         append(OTHER_PARTITION, 20); // another partition on another disk, the same moment: never paired
         append(SEGMENT, 20);          // the same file while the sendfile runs
         long start = Hooks.enter(Op.RECORDS_APPEND, SEGMENT);
-        sleepAtLeast(20);
+        Pauses.sleepAtLeast(20);
         endSend.countDown();          // the sendfile ends first: the ring still has it
         assertThat(sent.await(10, TimeUnit.SECONDS)).isTrue();
         Hooks.exit(Op.RECORDS_APPEND, start, SEGMENT, 100, null);
@@ -130,7 +130,7 @@ class InFlightOpsTest {
         worker(NETWORK_THREAD, () -> {
             long start = Hooks.enter(Op.TRANSFER_TO, SEGMENT);
             sending.countDown();
-            await(release);
+            Pauses.await(release);
             Hooks.exit(Op.TRANSFER_TO, start, SEGMENT, 1, null);
         });
         assertThat(sending.await(10, TimeUnit.SECONDS)).isTrue();
@@ -163,7 +163,7 @@ class InFlightOpsTest {
 
     private static void append(String path, long millis) {
         long start = Hooks.enter(Op.RECORDS_APPEND, path);
-        sleepAtLeast(millis);
+        Pauses.sleepAtLeast(millis);
         Hooks.exit(Op.RECORDS_APPEND, start, path, 100, null);
     }
 
@@ -173,25 +173,5 @@ class InFlightOpsTest {
         workers.add(t);
         t.start();
         return t;
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void sleepAtLeast(long millis) {
-        long end = System.nanoTime() + millis * 1_000_000L;
-        while (System.nanoTime() < end) {
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 }

@@ -49,7 +49,7 @@ class LogAppendLinesTest {
         Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
         long append = Hooks.enter(Op.LOG_APPEND, LOG);
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT);
-        sleepAtLeast(30);
+        Pauses.sleepAtLeast(30);
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
         assertThat(lines).as("written as the write ends, not held for the append").hasSize(1);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
@@ -63,7 +63,7 @@ class LogAppendLinesTest {
     void anAppendThatWaitedBeforeItsWriteIsSlowWithItsLockWait() throws Exception {
         Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
         long append = Hooks.enter(Op.LOG_APPEND, LOG);
-        sleepAtLeast(30); // queued for the log's lock
+        Pauses.sleepAtLeast(30); // queued for the log's lock
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT);
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
@@ -88,13 +88,13 @@ class LogAppendLinesTest {
             long roll = Hooks.enter(Op.LOG_ROLL, LOG);
             long write = Hooks.enter(Op.SNAPSHOT_WRITE, SNAPSHOT);
             writing.countDown();
-            await(victimQueued);
-            sleepAtLeast(40); // the fsync, with the log's lock held
+            Pauses.await(victimQueued);
+            Pauses.sleepAtLeast(40); // the fsync, with the log's lock held
             Hooks.exit(Op.SNAPSHOT_WRITE, write, SNAPSHOT, -1, null);
             Hooks.exit(Op.LOG_ROLL, roll, LOG, -1, null);
             Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
             rolled.countDown();
-            await(release); // a broker's handler lives on: a dead thread's ops are dropped from the registry
+            Pauses.await(release); // a broker's handler lives on: a dead thread's ops are dropped from the registry
         }, ROLLER);
         roller.setDaemon(true);
         roller.start();
@@ -116,25 +116,5 @@ class LogAppendLinesTest {
         assertThat(metric.find()).as(registry.scrape()).isTrue();
         assertThat(Double.parseDouble(metric.group(1))).as("seconds overlapped: the 40 ms fsync at least")
             .isGreaterThanOrEqualTo(0.040);
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            latch.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void sleepAtLeast(long millis) {
-        long end = System.nanoTime() + millis * 1_000_000L;
-        while (System.nanoTime() < end) {
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
     }
 }
