@@ -224,6 +224,8 @@ final class FindingDetector {
         List<io.stallscope.analyzer.model.Span> on = new ArrayList<>();
         for (io.stallscope.analyzer.model.Span s : rec.spans) {
             if (s.thread() != thread || s.start() >= to || s.end() <= from) continue;
+            // the agent's log_append is the holder's whole append under the lock: where it is, not what it did
+            if (SpanStalls.LOCK_WRAPPER_OP.equals(s.opName())) continue;
             on.add(s);
             long overlap = Math.min(s.end(), to) - Math.max(s.start(), from);
             if (overlap > bestOverlap || (overlap == bestOverlap && best != null && s.duration() < best.duration())) {

@@ -63,6 +63,9 @@ final class SpanFindings {
         stalls.forEach(s -> anchored.add(s.span));
         List<Span> slow = new ArrayList<>();
         for (Span s : rec.spans) {
+            // a log_append's own time is its wait for the log's lock, told by the lock's finding; the ops inside it
+            // that were slow have spans of their own
+            if (SpanStalls.LOCK_WRAPPER_OP.equals(s.opName())) continue;
             if (s.duration() >= SLOW_OP_NANOS && !anchored.contains(s) && !KafkaThreads.isTool(rec.threadName(s.thread())) && s.end() >= a.options().from()
                     && s.start() <= a.options().to()) slow.add(s);
         }
