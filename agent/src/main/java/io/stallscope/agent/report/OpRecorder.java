@@ -119,7 +119,7 @@ public final class OpRecorder implements OpSink {
     /** Slow path only: who this op waited behind, counted in the metric; null when no op overlapped it. */
     private Culprit blame(int op, int role, ThreadState state, String path, long startNanos, long durationNanos,
                           KnownLogDirs dirs) {
-        Culprit culprit = blame.find(state, path, startNanos, startNanos + durationNanos,
+        Culprit culprit = blame.find(op, state, path, startNanos, startNanos + durationNanos,
             dirs == null ? LogDirDevices.NONE : new KnownLogDirDevices(dirs));
         if (culprit != null) {
             metrics.blockedBehind(op, role, culprit.op(), culprit.role(), culprit.scope().label(),

@@ -36,7 +36,7 @@ final class BlameSink implements OpSink {
         if (op != victimOp || Thread.currentThread() != victimThread) {
             return;
         }
-        Culprit c = finder.find(thread, SubjectPaths.pathOf(subject), startNanos, startNanos + durationNanos,
+        Culprit c = finder.find(op, thread, SubjectPaths.pathOf(subject), startNanos, startNanos + durationNanos,
             LogDirDevices.NONE);
         said.add(c == null ? "none" : c.describe());
     }

@@ -19,9 +19,9 @@ public final class BlameFinder {
         this.roles = roles;
     }
 
-    /** The most likely culprit of the op that ran [start, end] on {@code self}'s thread on {@code path}, or null. */
-    public Culprit find(ThreadState self, String path, long start, long end, LogDirDevices devices) {
-        OverlapRanking ranking = new OverlapRanking(path, start, end, System.nanoTime(), SubjectPaths::pathOf,
+    /** The most likely culprit of {@code op}, which ran [start, end] on {@code self}'s thread on {@code path}, or null. */
+    public Culprit find(int op, ThreadState self, String path, long start, long end, LogDirDevices devices) {
+        OverlapRanking ranking = new OverlapRanking(op, path, start, end, System.nanoTime(), SubjectPaths::pathOf,
             devices);
         if (!ranking.applies()) {
             return null;

@@ -12,7 +12,9 @@ import java.util.function.Function;
  * began. The narrowest scope wins, then the longest overlap. Within the winning thread the
  * op named is the innermost one at that scope that covered at least half of its thread's overlap: the handler
  * rolling a log is named by its snapshot_write when the fsync took the time. Nothing shared, or nothing at the
- * same time: no culprit, never a guess.
+ * same time: no culprit, never a guess. A wait for a log's lock ({@link Op#LOG_APPEND}'s own time) is behind only
+ * what held that lock: an op of the same log run inside another thread's append or roll (Kafka takes the lock for
+ * both), never a scheduler's flush, which fsyncs outside it (2.8's {@code Log.flush}, 3.x's {@code UnifiedLog.flush}).
  */
 public final class OverlapRanking {
     /** Shorter overlaps explain nothing worth naming in a line about a stall of 100 ms. */
@@ -21,6 +23,8 @@ public final class OverlapRanking {
     private final Function<Object, String> pathOf;
     private final LogDirDevices devices;
     private final OpPlace victim;
+    /** The victim waited for its log's lock: only that lock's holder can be named. */
+    private final boolean lockWait;
     private final long victimStart;
     private final long victimEnd;
     private final long now;
@@ -29,12 +33,14 @@ public final class OverlapRanking {
     private long bestOverlap;
 
     /**
+     * @param victimOp   the slow op ({@link Op}); {@link Op#LOG_APPEND} is slow for its wait for the log's lock
      * @param victimPath the slow op's path; with no partition directory in it nothing is ever named
      * @param now        the time an op still running is counted up to (the slow op's end, read once)
      */
-    public OverlapRanking(String victimPath, long victimStart, long victimEnd, long now,
+    public OverlapRanking(int victimOp, String victimPath, long victimStart, long victimEnd, long now,
                           Function<Object, String> pathOf, LogDirDevices devices) {
         this.victim = OpPlace.of(victimPath);
+        this.lockWait = victimOp == Op.LOG_APPEND;
         this.victimStart = victimStart;
         this.victimEnd = victimEnd;
         this.now = now;
@@ -67,7 +73,7 @@ public final class OverlapRanking {
             }
             OpPlace place = OpPlace.of(pathOf.apply(ops.subject(i)));
             Scope scope = place == null ? null : victim.sharedWith(place, devices);
-            if (scope == null) {
+            if (scope == null || lockWait && (scope == Scope.DEVICE || !holdsLogLock(ops, i))) {
                 continue;
             }
             scopes[i] = scope;
@@ -109,6 +115,21 @@ public final class OverlapRanking {
         for (int j = 0; j < ops.size(); j++) {
             if (ops.depth(j) < ops.depth(i) && ops.start(j) <= victimStart && ops.start(j) <= ops.start(i)
                 && endOf(ops, j) >= endOf(ops, i)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether op i ran under its log's lock: it is a roll, or an append or roll around it on its thread holds it. */
+    private boolean holdsLogLock(OpTrace ops, int i) {
+        if (ops.op(i) == Op.LOG_ROLL) {
+            return true;
+        }
+        for (int j = 0; j < ops.size(); j++) {
+            int op = ops.op(j);
+            if ((op == Op.LOG_APPEND || op == Op.LOG_ROLL) && ops.depth(j) < ops.depth(i)
+                && ops.start(j) <= ops.start(i) && endOf(ops, j) >= endOf(ops, i)) {
                 return true;
             }
         }

@@ -120,7 +120,7 @@ class OverlapRankingTest {
     @Test
     void aHandlerWaitingForTheLockIsNotBlamedTheOneRollingIsByItsSnapshotWrite() {
         // KAFKA-9693: handler-1's append waits for the log's lock; handler-2 waits too; handler-3 holds it, rolling
-        Threads threads = Threads.victim(LOG, 100, 400)
+        Threads threads = Threads.lockWait(LOG, 100, 400)
             .thread("handler-2", "request_handler").op(Op.LOG_APPEND, 0, LOG, 110, RUNNING)
             .thread("handler-3", "request_handler")
             .op(Op.LOG_APPEND, 0, LOG, 90, 405)
@@ -135,8 +135,34 @@ class OverlapRankingTest {
         assertThat(c.describe()).contains("behind snapshot_write 307.000 ms of the same log on request_handler thread");
 
         // the waiting handler alone is no culprit
-        assertThat(Threads.victim(LOG, 100, 400)
+        assertThat(Threads.lockWait(LOG, 100, 400)
             .thread("handler-2", "request_handler").op(Op.LOG_APPEND, 0, LOG, 110, RUNNING).culprit()).isNull();
+    }
+
+    @Test
+    void aWaitForTheLogsLockIsBehindOnlyWhatHeldIt() {
+        // 2.8's Log.flush (and 3.x's UnifiedLog.flush) fsyncs before it takes the lock: a scheduler's flush of the
+        // same log, however long, held nothing the append waited for; nor does an op of another log on the device
+        assertThat(Threads.lockWait(LOG, 100, 400)
+            .thread("kafka-scheduler-1", "scheduler").op(Op.SEGMENT_FLUSH, 0, SEGMENT, 50, 450)
+            .thread("handler-5", "request_handler").op(Op.LOG_APPEND, 0, DIR + "/payments-3", 60, 420)
+            .op(Op.RECORDS_APPEND, 1, NEIGHBOUR, 61, 419)
+            .culprit()).isNull();
+        // a write of the same log inside another handler's append held it (that write may itself wait for a sendfile)
+        Culprit c = Threads.lockWait(LOG, 100, 400)
+            .thread("kafka-scheduler-1", "scheduler").op(Op.SEGMENT_FLUSH, 0, SEGMENT, 50, 450)
+            .thread("handler-4", "request_handler").op(Op.LOG_APPEND, 0, LOG, 90, 300)
+            .op(Op.RECORDS_APPEND, 1, OTHER_SEGMENT, 91, 299).culprit();
+        assertThat(c.thread()).isEqualTo("handler-4");
+        assertThat(c.op()).isEqualTo(Op.RECORDS_APPEND);
+        // a flush inside an append (flush.messages reached) runs under the lock too
+        assertThat(Threads.lockWait(LOG, 100, 400)
+            .thread("handler-6", "request_handler").op(Op.LOG_APPEND, 0, LOG, 90, 390)
+            .op(Op.SEGMENT_FLUSH, 1, OTHER_SEGMENT, 95, 389).culprit().op()).isEqualTo(Op.SEGMENT_FLUSH);
+        // the same scheduler flush is still named for a write slow on its own file: they share the device's queue
+        assertThat(Threads.victim(SEGMENT, 100, 400)
+            .thread("kafka-scheduler-1", "scheduler").op(Op.SEGMENT_FLUSH, 0, SEGMENT, 50, 450)
+            .culprit().op()).isEqualTo(Op.SEGMENT_FLUSH);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.stallscope.agent.report.blame;
 
+import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.OpTrace;
 
 import java.util.function.Function;
@@ -19,17 +20,22 @@ final class Threads {
     private String thread;
     private String role;
 
-    private Threads(String victimPath, long startMs, long endMs, long nowMs, LogDirDevices devices) {
-        ranking = new OverlapRanking(victimPath, startMs * MS, endMs * MS, nowMs * MS, PATH, devices);
+    private Threads(int victimOp, String victimPath, long startMs, long endMs, long nowMs, LogDirDevices devices) {
+        ranking = new OverlapRanking(victimOp, victimPath, startMs * MS, endMs * MS, nowMs * MS, PATH, devices);
     }
 
     /** A slow op on {@code victimPath} that ran [startMs, endMs]; ops still running are counted up to nowMs. */
     static Threads victim(String victimPath, long startMs, long endMs, long nowMs, LogDirDevices devices) {
-        return new Threads(victimPath, startMs, endMs, nowMs, devices);
+        return new Threads(Op.RECORDS_APPEND, victimPath, startMs, endMs, nowMs, devices);
     }
 
     static Threads victim(String victimPath, long startMs, long endMs) {
         return victim(victimPath, startMs, endMs, endMs, LogDirDevices.NONE);
+    }
+
+    /** An append of the log {@code logPath} slow for its wait for the log's lock, [startMs, endMs]. */
+    static Threads lockWait(String logPath, long startMs, long endMs) {
+        return new Threads(Op.LOG_APPEND, logPath, startMs, endMs, endMs, LogDirDevices.NONE);
     }
 
     /** The following ops run on this thread. */
