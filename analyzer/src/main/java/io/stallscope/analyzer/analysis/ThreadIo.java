@@ -12,18 +12,15 @@ import java.util.List;
  */
 final class ThreadIo {
     private final IoEvent[] events;
-    private final long[] starts;
     /** The latest end among events 0..i: never decreasing, unlike the ends themselves (events may nest). */
     private final long[] reach;
 
     /** @param byStart the thread's events, sorted by start */
     ThreadIo(List<IoEvent> byStart) {
         events = byStart.toArray(new IoEvent[0]);
-        starts = new long[events.length];
         reach = new long[events.length];
         long latest = Long.MIN_VALUE;
         for (int i = 0; i < events.length; i++) {
-            starts[i] = events[i].start();
             latest = Math.max(latest, events[i].end());
             reach[i] = latest;
         }
@@ -43,10 +40,6 @@ final class ThreadIo {
             if (reach[mid] >= from) hi = mid;
             else lo = mid + 1;
         }
-        return lo < events.length && starts[lo] <= to ? events[lo] : null;
-    }
-
-    int size() {
-        return events.length;
+        return lo < events.length && events[lo].start() <= to ? events[lo] : null;
     }
 }
