@@ -15,8 +15,8 @@ import java.util.zip.CRC32;
  * The shape of issue 42's independent check, for a plain JDK recording (no async-profiler): many threads named
  * like request handlers append to one log under one monitor ({@code FileOutputStream.write} inside it), and now
  * and then to an index under a {@code ReentrantLock}. Recorded with every monitor enter, park and file write,
- * it gives hundreds of thousands of lock and I/O events in a minute, each wait with a recorded holder-less
- * monitor and many candidate holders.
+ * it gives tens of thousands of lock events and hundreds of thousands of I/O events in a minute: each monitor wait
+ * names its previous owner, whose file writes the analyzer looks up around the wait.
  *
  * <p>Args: {@code seconds workDir [handlers (48)] [pauseMicros (6000)]}. The pause between appends is a sleep,
  * not a park: parks are recorded at threshold 0 and would count as lock events.
