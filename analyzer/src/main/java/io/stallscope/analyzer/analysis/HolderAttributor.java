@@ -22,7 +22,8 @@ public final class HolderAttributor {
     private final StackClassifier classifier;
     private final long[] intervals;
     private final Map<Integer, List<ThreadInfo>> threadsByFile;
-    private final Map<Integer, List<IoEvent>> ioByThread;
+    /** Per thread with recorded I/O events: looked up once per wait, often for a thread with tens of thousands. */
+    private final Map<Integer, ThreadIo> ioByThread;
     /** Per file, per site method: built before the analysis threads start, read-only after. */
     private final Map<Integer, Map<String, SiteIndex>> sites;
     private final long[] threadWeight;
@@ -44,10 +45,14 @@ public final class HolderAttributor {
         this.ioByThread = new HashMap<>();
         this.sites = SiteIndex.build(rec, classifier, intervals, siteMethods);
         for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
+        Map<Integer, List<IoEvent>> io = new HashMap<>();
         for (IoEvent e : rec.io) {
-            if (e.thread() >= 0) ioByThread.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
+            if (e.thread() >= 0) io.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
         }
-        ioByThread.values().forEach(l -> l.sort(Comparator.comparingLong(IoEvent::start)));
+        io.forEach((t, l) -> {
+            l.sort(Comparator.comparingLong(IoEvent::start));
+            ioByThread.put(t, new ThreadIo(l));
+        });
     }
 
     private HolderAttributor(HolderAttributor shared) {
@@ -269,12 +274,8 @@ public final class HolderAttributor {
 
     /** A recorded file or socket operation of {@code t} overlapping the window, or null. */
     private IoEvent ioEvent(int t, long from, long to) {
-        if (ioByThread.isEmpty()) return null;
-        for (IoEvent e : ioByThread.getOrDefault(t, List.of())) {
-            if (e.start() > to) break;
-            if (e.end() >= from) return e;
-        }
-        return null;
+        ThreadIo events = ioByThread.get(t);
+        return events == null ? null : events.firstOverlapping(from, to);
     }
 
     private static IoOp opOf(IoEvent e) {
