@@ -86,7 +86,7 @@ class ExampleQueriesIT {
     @Test
     void alertQueriesNameOnlyWhatTheAgentServes() throws Exception {
         List<ExampleQueries.Query> queries = ExampleQueries.ruleQueries();
-        assertThat(queries).hasSize(4);
+        assertThat(queries).hasSize(5);
         assertThat(problems(queries)).isEmpty();
     }
 

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 /**
  * Checks one query against a real scrape: every metric it names is served, every label it matches on
  * or groups by is one the metric carries, and every label value it asks for is one the agent serves.
- * Prometheus adds {@code instance} and {@code job} to every scraped series, so those are allowed too.
+ * Prometheus adds {@code instance} and {@code job} to every scraped series, so those are allowed too. A metric
+ * served only after a pairing ({@link PairedOnlyMetrics}) is checked against the vocabulary the scrape serves.
  */
 final class QueryCheck {
     static final Set<String> TARGET_LABELS = Set.of("instance", "job");
@@ -28,11 +29,12 @@ final class QueryCheck {
         }
         Set<String> served = new HashSet<>(TARGET_LABELS);
         for (PromQl.Selector s : query.selectors()) {
-            if (s.metric() == null || !scrape.has(s.metric())) {
+            boolean pairedOnly = s.metric() != null && !scrape.has(s.metric()) && PairedOnlyMetrics.covers(s.metric());
+            if (s.metric() == null || !scrape.has(s.metric()) && !pairedOnly) {
                 problems.add(where + ": metric " + s.metric() + " is not served by the agent");
                 continue;
             }
-            Set<String> labels = scrape.labelNames(s.metric());
+            Set<String> labels = pairedOnly ? PairedOnlyMetrics.labelNames(s.metric()) : scrape.labelNames(s.metric());
             served.addAll(labels);
             for (PromQl.Matcher m : s.matchers()) {
                 if (TARGET_LABELS.contains(m.label())) {
@@ -45,7 +47,8 @@ final class QueryCheck {
                 if (m.value().contains("$")) {
                     continue; // a Grafana variable, filled in by the dashboard
                 }
-                Set<String> values = scrape.labelValues(s.metric(), m.label());
+                Set<String> values = pairedOnly ? PairedOnlyMetrics.labelValues(scrape, m.label())
+                    : scrape.labelValues(s.metric(), m.label());
                 if (!LITERAL_ALTERNATION.matcher(m.value()).matches()) {
                     problems.add(where + ": " + m.label() + m.op() + "\"" + m.value() + "\" is not a value or list of values"
                         + " this check can verify");
@@ -75,7 +78,8 @@ final class QueryCheck {
         Set<String> out = new HashSet<>(query.groupingLabels());
         if (out.isEmpty()) {
             out.addAll(TARGET_LABELS);
-            query.selectors().forEach(s -> out.addAll(scrape.labelNames(s.metric())));
+            query.selectors().forEach(s -> out.addAll(!scrape.has(s.metric()) && PairedOnlyMetrics.covers(s.metric())
+                ? PairedOnlyMetrics.labelNames(s.metric()) : scrape.labelNames(s.metric())));
         }
         return out;
     }

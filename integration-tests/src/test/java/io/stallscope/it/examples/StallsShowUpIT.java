@@ -214,7 +214,8 @@ class StallsShowUpIT {
     void alertSummariesRenderWithTheBrokerAndTheValue() {
         assertThat(summaries).isNotEmpty();
         summaries.forEach((alert, summary) -> assertThat(summary).as(alert)
-            .startsWith("Kafka 127.0.0.1:").containsPattern("\\(p99(\\.9)? [0-9.]+m?s\\)").doesNotContain("error"));
+            .startsWith("Kafka 127.0.0.1:")
+            .containsPattern("\\((p99(\\.9)? [0-9.]+m?s|[0-9.]+% of a handler's time)\\)").doesNotContain("error"));
     }
 
     @Test

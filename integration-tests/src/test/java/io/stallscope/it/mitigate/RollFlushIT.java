@@ -16,8 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,6 +43,12 @@ class RollFlushIT {
     private static final int RECORDS = 6000;
     private static final Duration FSYNC = Duration.ofMillis(50);
     private static final Duration REMOVED_DELAY = Duration.ofSeconds(20);
+    private static final int PRODUCERS = 3;
+    /** Under the 50 ms fsync, so a handler queued for the lock during one has a line. */
+    private static final String LOCK_WAIT_LINES = "slow.threshold.log_append=20ms";
+    private static final Pattern BEHIND_ROLLING_HANDLER = Pattern.compile(" lock_wait_ms=[0-9.]+: behind "
+        + "(snapshot_write|snapshot_take) [0-9.]+ ms( so far)? of the same log on request_handler thread "
+        + "\"data-plane-kafka-request-handler-[0-9]+\"");
 
     @ParameterizedTest(name = "Kafka {0}")
     @ValueSource(strings = {"2.8.2", "3.6.2"})
@@ -73,14 +84,21 @@ class RollFlushIT {
         }
     }
 
-    @Test
+    /**
+     * The control, the roll spike itself (KAFKA-9693), on both versions that have it: the request handler that
+     * rolls fsyncs the snapshot under the log's lock, and the handlers of the other producers queue for that lock.
+     * Their wait is timed (log_append, slow here from 20 ms of it), and their slow lines name the rolling handler's
+     * snapshot op as what they waited behind (issue 41).
+     */
+    @ParameterizedTest(name = "Kafka {0}")
+    @ValueSource(strings = {"2.8.2", "3.6.2"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void withoutTheMitigationTheRequestHandlerFsyncs(@TempDir Path tmp) throws Exception {
+    void withoutTheMitigationTheRequestHandlerFsyncs(String version, @TempDir Path tmp) throws Exception {
         SlowDisk disk = SlowDisk.logTo(tmp.resolve("shim.log")).slowFsync("\\.snapshot$", FSYNC);
-        MitigatedBroker mb = new MitigatedBroker("3.6.2", "roll-flush-control", "", disk);
+        MitigatedBroker mb = new MitigatedBroker(version, "roll-flush-control", LOCK_WAIT_LINES, disk);
         try (KafkaBroker broker = new LocalKafkaBroker(mb.spec)) {
             broker.start();
-            int rolls = produceWithRolls(broker);
+            int rolls = produceConcurrentlyWithRolls(broker);
             PrometheusScrape metrics = PrometheusScrape.scrape(mb.prometheusPort);
             assertThat(startupLine(broker)).contains("mitigations off");
             assertThat(snapshotFsyncs(disk)).filteredOn(c -> c.thread().startsWith("data-plane-kafk"))
@@ -88,6 +106,19 @@ class RollFlushIT {
             assertThat(metrics.ops("snapshot_flush", "scheduler")).isZero();
             assertThat(metrics.sum("stallscope_op_seconds_max", java.util.Map.of("op", "snapshot_write",
                 "role", "request_handler"))).isGreaterThanOrEqualTo(FSYNC.toMillis() / 1000.0);
+
+            assertThat(metrics.ops("log_append", "request_handler")).as("appends timed as a whole, lock wait included")
+                .isPositive();
+            List<String> waits = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
+                .filter(l -> l.contains("slow op=log_append") && l.contains("role=request_handler")
+                    && l.contains("topic=" + TOPIC) && l.contains(" lock_wait_ms="))
+                .toList();
+            List<String> behindTheRoll = waits.stream().filter(l -> BEHIND_ROLLING_HANDLER.matcher(l).find()).toList();
+            System.out.println("Kafka " + version + ": " + rolls + " rolls, " + waits.size() + " slow log_append lines, "
+                + behindTheRoll.size() + " behind the rolling handler's snapshot op");
+            assertThat(behindTheRoll).as("lock waits named behind the rolling handler, of " + waits).isNotEmpty();
+            assertThat(metrics.sum("stallscope_blocked_behind_seconds_total", java.util.Map.of("op", "log_append",
+                "role", "request_handler", "behind_role", "request_handler", "scope", "log"))).isPositive();
         }
     }
 
@@ -125,6 +156,31 @@ class RollFlushIT {
     static int produceWithRolls(KafkaBroker broker) throws Exception {
         KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
         assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, 1024)).isEqualTo(RECORDS);
+        return rollsSoFar(broker);
+    }
+
+    /**
+     * RECORDS over three producers at once, each on its own connection and so its own request handler: while one
+     * handler rolls, the others' appends queue for the log's lock. Returns the rolls, as produceWithRolls does.
+     */
+    static int produceConcurrentlyWithRolls(KafkaBroker broker) throws Exception {
+        KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
+        ExecutorService pool = Executors.newFixedThreadPool(PRODUCERS);
+        try {
+            List<Future<Long>> acked = new ArrayList<>();
+            for (int i = 0; i < PRODUCERS; i++) {
+                acked.add(pool.submit(() -> KafkaClients.produce(broker, TOPIC, RECORDS / PRODUCERS, 1024)));
+            }
+            for (Future<Long> f : acked) {
+                assertThat(f.get(3, TimeUnit.MINUTES)).isEqualTo(RECORDS / PRODUCERS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return rollsSoFar(broker);
+    }
+
+    private static int rollsSoFar(KafkaBroker broker) throws Exception {
         long segments;
         try (var files = Files.list(broker.dataDir().resolve(TOPIC + "-0"))) {
             segments = files.filter(f -> f.toString().endsWith(".log")).count();
