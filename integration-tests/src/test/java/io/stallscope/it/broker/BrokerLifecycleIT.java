@@ -62,7 +62,13 @@ class BrokerLifecycleIT {
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void killAndRestartKeepAcknowledgedData(String v) {
         long t0 = System.nanoTime();
-        try (LocalKafkaBroker broker = new LocalKafkaBroker(BrokerSpec.builder(v).name("crash").build())) {
+        BrokerSpec.Builder spec = BrokerSpec.builder(v).name("crash");
+        if (KafkaVersion.of(v).usesKRaft()) {
+            // the restarted broker registers once the dead incarnation's session has expired (9 s by default; see
+            // KillRecoveryIT.quickReRegistration): a 4 s session with 1 s heartbeats
+            spec.serverProperty("broker.session.timeout.ms", "4000").serverProperty("broker.heartbeat.interval.ms", "1000");
+        }
+        try (LocalKafkaBroker broker = new LocalKafkaBroker(spec.build())) {
             broker.start();
             KafkaClients.createTopic(broker, "durable", 1, KafkaClients.SMALL_SEGMENTS);
             assertThat(KafkaClients.produce(broker, "durable", 3_000, 1_000)).isEqualTo(3_000);
