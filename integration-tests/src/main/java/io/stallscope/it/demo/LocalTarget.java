@@ -110,7 +110,11 @@ final class LocalTarget implements DemoTarget {
     @Override
     public void close() {
         try {
-            broker.close();
+            try {
+                disk.unthrottle(); // the stop is not part of the story; summary() was read before
+            } finally {
+                broker.close();
+            }
         } finally {
             disk.close();
         }

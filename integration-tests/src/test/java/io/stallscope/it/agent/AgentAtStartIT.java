@@ -1,5 +1,6 @@
 package io.stallscope.it.agent;
 
+import io.stallscope.it.broker.HarnessChecks;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.KafkaVersion;
@@ -27,7 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The agent given to a real broker (a child JVM) at start, as an operator does with KAFKA_OPTS, on the
  * versions with a changed storage path and on the newest JDK: {@link AgentAtStartCheck}. The same broker also
  * shows the harness works for that version (what BrokerVersionsIT checked on a broker of its own): it starts,
- * rolls, gives every record back (the check), runs Kafka's own ProducerPerformance, and stops cleanly.
+ * rolls, gives every record back (the check), runs Kafka's own ProducerPerformance, and stops cleanly. It also
+ * carries {@link HarnessChecks}, once BrokerLifecycleIT's tests on brokers of their own: the TLS listener
+ * (produce and fetch over it, a plaintext client refused) on 2.8.2 and the newest Kafka, and the newest Kafka
+ * running on the newest JDK.
  */
 class AgentAtStartIT {
     static Stream<Arguments> brokers() {
@@ -48,8 +52,15 @@ class AgentAtStartIT {
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void everyPointIsTimedWithRoleAndPartition(KafkaVersion version, Path jdk) throws Exception {
         Path[] log = new Path[1];
+        boolean newestJdk = !jdk.equals(KafkaJdks.defaultJdk());
         AgentAtStartCheck.run(BrokerFactory.LOCAL, version, jdk, broker -> {
             log[0] = broker.logFile();
+            // the harness's own checks that need a broker but not one of their own (were BrokerLifecycleIT's)
+            if (newestJdk) {
+                HarnessChecks.runsOnTheNewestJdk(broker);
+            } else if (HarnessChecks.TLS_VERSIONS.contains(version)) {
+                HarnessChecks.tlsListenerServesProduceAndFetch(broker);
+            }
             KafkaClients.createTopic(broker, "perf", 1, Map.of());
             ProducerPerfResult perf = KafkaClients.producerPerformance(broker, "perf", 20_000, 100, -1, Map.of(),
                 Duration.ofSeconds(90));
