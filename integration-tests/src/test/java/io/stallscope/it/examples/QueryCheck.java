@@ -29,12 +29,12 @@ final class QueryCheck {
         }
         Set<String> served = new HashSet<>(TARGET_LABELS);
         for (PromQl.Selector s : query.selectors()) {
-            boolean pairedOnly = s.metric() != null && !scrape.has(s.metric()) && PairedOnlyMetrics.covers(s.metric());
+            boolean pairedOnly = pairedOnly(s.metric(), scrape);
             if (s.metric() == null || !scrape.has(s.metric()) && !pairedOnly) {
                 problems.add(where + ": metric " + s.metric() + " is not served by the agent");
                 continue;
             }
-            Set<String> labels = pairedOnly ? PairedOnlyMetrics.labelNames(s.metric()) : scrape.labelNames(s.metric());
+            Set<String> labels = labelNames(s.metric(), scrape);
             served.addAll(labels);
             for (PromQl.Matcher m : s.matchers()) {
                 if (TARGET_LABELS.contains(m.label())) {
@@ -78,9 +78,18 @@ final class QueryCheck {
         Set<String> out = new HashSet<>(query.groupingLabels());
         if (out.isEmpty()) {
             out.addAll(TARGET_LABELS);
-            query.selectors().forEach(s -> out.addAll(!scrape.has(s.metric()) && PairedOnlyMetrics.covers(s.metric())
-                ? PairedOnlyMetrics.labelNames(s.metric()) : scrape.labelNames(s.metric())));
+            query.selectors().forEach(s -> out.addAll(labelNames(s.metric(), scrape)));
         }
         return out;
+    }
+
+    /** A metric this scrape cannot show yet: no series until an op pairs ({@link PairedOnlyMetrics}). */
+    private static boolean pairedOnly(String metric, PrometheusScrape scrape) {
+        return metric != null && !scrape.has(metric) && PairedOnlyMetrics.covers(metric);
+    }
+
+    /** The metric's label names: from the scrape, or from docs/reference.md for a paired-only one. */
+    private static Set<String> labelNames(String metric, PrometheusScrape scrape) {
+        return pairedOnly(metric, scrape) ? PairedOnlyMetrics.labelNames(metric) : scrape.labelNames(metric);
     }
 }
