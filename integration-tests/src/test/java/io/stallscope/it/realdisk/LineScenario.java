@@ -60,6 +60,18 @@ final class LineScenario {
                 beforeSeconds, capture, container);
         }
 
+        /** Another Kafka version (ZooKeeper for 2.8, KRaft from 3.3, as {@link BrokerSpec} starts them). */
+        Options withKafka(String version) {
+            return new Options(fs, version, readMiBps, backlogMiB, rate, segmentBytes, networkThreads, agentOptions, settleSeconds,
+                beforeSeconds, capture, container);
+        }
+
+        /** The same disk with no read limit: the fast-disk control, where nothing should be named as a culprit. */
+        Options unthrottled() {
+            return new Options(fs, kafka, 0, backlogMiB, rate, segmentBytes, networkThreads, agentOptions, settleSeconds,
+                beforeSeconds, capture, container);
+        }
+
         /** LINE's own fix: segments small enough that the active one stays in the page cache. */
         Options withSegmentBytes(long bytes) {
             return new Options(fs, kafka, readMiBps, backlogMiB, rate, bytes, networkThreads, agentOptions, settleSeconds,
@@ -92,7 +104,7 @@ final class LineScenario {
     record Result(Options options, String disk, double residentAtStart, double p999Before, double p999During,
                   List<SlowFileWrites.Write> slowWritesBefore, List<SlowFileWrites.Write> slowWritesDuring,
                   double appendP999Handlers, double networkTransferP99, double catchUpSeconds, long consumed,
-                  Path capture, Path dir, List<String> slowAppendLines) {
+                  Path capture, Path dir, List<String> slowAppendLines, List<String> slowLinesNamingAnyone) {
         double ratio() {
             return p999During / p999Before;
         }
@@ -120,7 +132,7 @@ final class LineScenario {
         // the backlog and the steady records, with room for the file system's own metadata
         long size = Math.max(1L << 30, (o.backlogMiB() * 3L) << 20);
         try (RealDisk disk = RealDisk.create(o.fs(), size, target.resolve("realdisk"))) {
-            IoLimits reads = IoLimits.readMiBps(o.readMiBps());
+            IoLimits reads = o.readMiBps() > 0 ? IoLimits.readMiBps(o.readMiBps()) : IoLimits.NONE;
             BrokerSpec.Builder b = BrokerSpec.builder(o.kafka()).name("line-" + o.fs().kernelName() + (o.container() ? "-container" : ""))
                 .dataDir(disk.mountPoint().resolve("kafka")).heap("1g")
                 .serverProperty("num.network.threads", Integer.toString(o.networkThreads()))
@@ -156,14 +168,17 @@ final class LineScenario {
                     w = measure(o, broker, prometheus, steady, dir);
                 }
                 broker.stop(); // the JVM writes its file-I/O recording as it exits
-                List<String> slowAppends = slowAppendLines(broker.logFile(), w.catchUpAt, w.catchUpEndAt);
+                List<String> slow = slowLines(broker.logFile(), w.catchUpAt, w.catchUpEndAt);
+                List<String> slowAppends = slow.stream().filter(l -> l.contains("slow op=records_append")
+                    && l.contains("role=request_handler") && l.contains("topic=" + TOPIC + " partition=0")).toList();
                 List<SlowFileWrites.Write> writes = SlowFileWrites.byRequestHandlers(fileIo, "/" + TOPIC + "-0/", SLOW_WRITE);
                 r = new Result(o, o.container() ? disk.describe(reads, "the container engine's device limits, broker in a container") : disk.describe(), resident, w.p999Before, w.p999During,
                     SlowFileWrites.between(writes, w.beforeAt, w.catchUpAt),
                     SlowFileWrites.between(writes, w.catchUpAt, w.catchUpEndAt),
                     w.atEnd.quantileMsSince(w.atStart, "records_append", "request_handler", 0.999),
                     w.atEnd.quantileMsSince(w.atStart, "transfer_to", "network", 0.99),
-                    w.catchUpSeconds, w.consumed, o.capture() ? dir.resolve("capture.jfr") : null, dir, slowAppends);
+                    w.catchUpSeconds, w.consumed, o.capture() ? dir.resolve("capture.jfr") : null, dir, slowAppends,
+                    slow.stream().filter(l -> l.contains(": behind ")).toList());
             }
             Files.writeString(dir.resolve("result.txt"), r.summary() + "\n");
             return r;
@@ -211,14 +226,12 @@ final class LineScenario {
     }
 
     /**
-     * The agent's slow-op lines for the request handlers' writes to the topic's partition during the catch-up, from
-     * the broker's log: the window the JDK's witness counts too (writing the backlog at full speed has slow writes of
-     * its own, with no reader to wait for).
+     * The agent's slow-op lines during the catch-up, from the broker's log: the window the JDK's witness counts too
+     * (writing the backlog at full speed has slow writes of its own, with no reader to wait for).
      */
-    private static List<String> slowAppendLines(Path brokerLog, Instant from, Instant to) throws Exception {
+    private static List<String> slowLines(Path brokerLog, Instant from, Instant to) throws Exception {
         try (Stream<String> lines = Files.lines(brokerLog, StandardCharsets.ISO_8859_1)) {
-            return lines.filter(l -> l.contains("slow op=records_append") && l.contains("role=request_handler")
-                && l.contains("topic=" + TOPIC + " partition=0"))
+            return lines.filter(l -> l.contains("slow op="))
                 .filter(l -> {
                     Instant at = loggedAt(l);
                     return !at.isBefore(from) && !at.isAfter(to);

@@ -18,10 +18,15 @@ import java.util.function.ToDoubleFunction;
 /**
  * Benchmark, not a CI test (-Dstallscope.bench=true; scripts/bench-real-disk-line): {@link LineScenario}
  * on XFS and on ext4, arms alternating in an order rotated every round (-Dstallscope.bench.rounds, default
- * 3; -Dstallscope.bench.arms, default "xfs,ext4"; an arm is FS[+prefetch][+wait=DURATION][+ahead=BYTES][+seg=BYTES][+net=N], wait and ahead being
- * prefetch options). Per run: produce p99.9 before and during the catch-up, the
+ * 3; -Dstallscope.bench.arms, default "xfs,ext4"; an arm is
+ * FS[+prefetch][+wait=DURATION][+ahead=BYTES][+seg=BYTES][+net=N][+kafka=VERSION][+fast][+blame], wait and ahead
+ * being prefetch options, fast the disk without its read limit, blame the agent's slow-op lines from 20 ms and a
+ * capture for the analyzer). Per run: produce p99.9 before and during the catch-up, the
  * request handlers' write(2) of 20 ms or more from jdk.FileWrite (count and max), the agent's
- * records_append p99.9 on request handlers; then medians per arm. Output: target/bench/line.md.
+ * records_append p99.9 on request handlers, and who the slow appends were said to wait for (issue 41): the agent's
+ * lines naming a network thread's transfer_to of the same file, lines naming anyone, the slow lines of any op that
+ * name a culprit (the fast-disk control: none), and with blame the analyzer's
+ * write-behind-sendfile findings on the capture; then medians per arm. Output: target/bench/line.md.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class LineStallBenchIT {
@@ -37,17 +42,22 @@ class LineStallBenchIT {
         Files.writeString(out, "LINE's scenario (" + Instant.now() + ", load " + LoadAverage.now() + "): " + ROUNDS + " rounds of "
             + ARMS + "\n\n| round | arm | disk | p99.9 before ms | p99.9 during ms | during/before | handler writes >= 20 ms"
             + " before / during | max ms | agent records_append p99.9 on request handlers ms | network transfer_to p99 ms"
-            + " | catch-up s |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | catch-up s | slow handler appends: naming the same file's transfer_to / anyone / all | slow lines of any op"
+            + " naming anyone | analyzer write-behind-sendfile findings |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         List<Run> runs = new ArrayList<>();
         for (int round = 1; round <= ROUNDS; round++) {
             for (int i = 0; i < ARMS.size(); i++) {
                 String arm = ARMS.get((i + round - 1) % ARMS.size());
                 LineScenario.Result r = LineScenario.run(options(arm), dir.resolve("line-" + round + "-" + arm));
                 runs.add(new Run(arm, r));
-                Files.writeString(out, String.format(Locale.ROOT, "| %d | %s | %s | %.1f | %.1f | %.1f | %d / %d | %.0f | %.1f | %.1f | %.1f |%n",
+                List<String> slow = r.slowAppendLines();
+                String findings = r.capture() == null ? "-" : Integer.toString(SendfilePairing.analyzerFindings(r).size());
+                Files.writeString(out, String.format(Locale.ROOT, "| %d | %s | %s | %.1f | %.1f | %.1f | %d / %d | %.0f | %.1f | %.1f | %.1f"
+                        + " | %d / %d / %d | %d | %s |%n",
                     round, arm, r.disk(), r.p999Before(), r.p999During(), r.ratio(), r.slowWritesBefore().size(),
                     r.slowWritesDuring().size(), SlowFileWrites.maxMs(r.slowWritesDuring()), r.appendP999Handlers(),
-                    r.networkTransferP99(), r.catchUpSeconds()), StandardOpenOption.APPEND);
+                    r.networkTransferP99(), r.catchUpSeconds(), SendfilePairing.namingTheSendfile(slow),
+                    SendfilePairing.namingAnyone(slow), slow.size(), r.slowLinesNamingAnyone().size(), findings), StandardOpenOption.APPEND);
             }
         }
         StringBuilder medians = new StringBuilder("\n| arm | median during/before (range) | median handler writes >= 20 ms during (range)"
@@ -82,6 +92,13 @@ class LineStallBenchIT {
                 o = o.withSegmentBytes(Long.parseLong(p.substring(4)));
             } else if (p.startsWith("net=")) {
                 o = o.withNetworkThreads(Integer.parseInt(p.substring(4)));
+            } else if (p.startsWith("kafka=")) {
+                o = o.withKafka(p.substring(6));
+            } else if (p.equals("fast")) {
+                o = o.unthrottled();
+            } else if (p.equals("blame")) {
+                agent.add(SendfilePairing.AGENT_OPTIONS);
+                o = o.withCapture();
             } else {
                 throw new IllegalArgumentException("unknown arm part '" + p + "' in " + arm);
             }

@@ -13,10 +13,8 @@ import java.nio.file.Files;
 import java.util.Locale;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,11 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WriteBehindSendfileIT {
     private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "line").toAbsolutePath();
     private static final int NETWORK_THREADS = 3;
-    /** Slow-op lines from 20 ms, as the JDK's witness counts blocked writes: more lines to check the pairing on. */
-    private static final String AGENT_OPTIONS = "slow.threshold.records_append=20ms";
-    /** What the agent says of a write that waited for the network thread's sendfile of the segment it writes. */
-    private static final Pattern BEHIND_SENDFILE = Pattern.compile(
-        ": behind transfer_to [0-9.]+ ms( so far)? of the same file on network thread \"[^\"]*-network-thread-[^\"]*\" \\(xfs\\)");
+    private static final String AGENT_OPTIONS = SendfilePairing.AGENT_OPTIONS;
 
     @BeforeEach
     void requireRealDisk() {
@@ -52,7 +46,7 @@ class WriteBehindSendfileIT {
         assertHandlersBlocked(r);
         assertSlowAppendsNameTheSendfile(r);
         assertThat(r.ratio()).as("producer p99.9 during / before the catch-up; " + r.summary()).isGreaterThanOrEqualTo(5);
-        JsonNode finding = findings(r, "xfs").stream().findFirst()
+        JsonNode finding = SendfilePairing.analyzerFindings(r).stream().findFirst()
             .orElseThrow(() -> new AssertionError("no write-behind-sendfile finding in the analyzer's report of " + r.capture()));
         assertThat(finding.path("fileSystem").asText()).isEqualTo("xfs");
         assertThat(finding.path("path").asText()).contains("/" + LineScenario.TOPIC + "-0/").endsWith(".log");
@@ -68,7 +62,7 @@ class WriteBehindSendfileIT {
      */
     static void assertSlowAppendsNameTheSendfile(LineScenario.Result r) {
         List<String> lines = r.slowAppendLines();
-        long named = lines.stream().filter(l -> BEHIND_SENDFILE.matcher(l).find()).count();
+        long named = SendfilePairing.namingTheSendfile(lines);
         System.out.println("xfs: " + named + " of " + lines.size() + " slow records_append line(s) on request handlers"
             + " name a network thread's transfer_to of the same file");
         lines.stream().limit(5).forEach(System.out::println);
@@ -123,24 +117,10 @@ class WriteBehindSendfileIT {
         assertThat(SlowFileWrites.maxMs(r.slowWritesDuring())).as("the longest, ms").isLessThan(100);
         // Measured 1.0-1.3x (XFS 16-21x); 5x leaves room for a loaded machine's scheduling.
         assertThat(r.ratio()).as("producer p99.9 during / before the catch-up; " + r.summary()).isLessThan(5);
-        assertThat(findings(r, "ext4")).as("write-behind-sendfile findings on ext4").isEmpty();
+        assertThat(SendfilePairing.analyzerFindings(r)).as("write-behind-sendfile findings on ext4").isEmpty();
         System.out.println("ext4: " + r.slowAppendLines().size() + " slow records_append line(s) on request handlers");
         r.slowAppendLines().forEach(System.out::println);
         assertThat(r.slowAppendLines()).as("slow appends said to wait behind a sendfile on ext4")
             .noneMatch(l -> l.contains(": behind transfer_to"));
-    }
-
-    /** The analyzer's write-behind-sendfile findings on the run's agent capture (its JSON report). */
-    private static List<JsonNode> findings(LineScenario.Result r, String label) throws Exception {
-        Path json = r.dir().resolve("report.json");
-        AnalyzerCli.report(List.of(r.capture().toString(), "--json", json.toString(), "--top", "50"), r.dir().resolve("report.txt"));
-        List<JsonNode> out = new ArrayList<>();
-        AnalyzerCli.json(json).path("findings").forEach(f -> {
-            if (f.path("kind").asText().equals("write-behind-sendfile")) {
-                out.add(f);
-            }
-        });
-        System.out.println(label + ": " + out.size() + " write-behind-sendfile finding(s) in " + json);
-        return out;
     }
 }

@@ -1,0 +1,56 @@
+package io.stallscope.it.realdisk;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The agent's live "behind" pairing (issue 41) on LINE's stall across Kafka's versions, on real disks (root;
+ * {@link LineScenario}: a loop-device XFS, cold reads throttled to 8 MiB/s by the cgroup I/O controller, three
+ * network threads). 3.9.2 with its ext4 control is {@link WriteBehindSendfileIT}; here 2.8.2 (ZooKeeper),
+ * 3.6.2 and 4.1.2, where the append and the fetch go through other classes, must pair the same way, and the
+ * analyzer must find the same stall in the run's capture. Then the fast-disk control: the same load on the same
+ * XFS without the read limit names no culprit for any op. (scripts/bench-real-disk-line runs ext4 on each version.)
+ */
+class LivePairingIT {
+    private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "live-pairing").toAbsolutePath();
+
+    @BeforeEach
+    void requireRealDisk() {
+        RealDiskRequirement.assumeAvailable();
+    }
+
+    @ParameterizedTest(name = "Kafka {0} on throttled xfs")
+    @ValueSource(strings = {"2.8.2", "3.6.2", "4.1.2"})
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void slowAppendsNameTheNetworkThreadsSendfile(String kafka) throws Exception {
+        LineScenario.Result r = LineScenario.run(options(kafka), DIR.resolve(kafka + "-xfs"));
+        WriteBehindSendfileIT.assertHandlersBlocked(r);
+        WriteBehindSendfileIT.assertSlowAppendsNameTheSendfile(r);
+        assertThat(SendfilePairing.analyzerFindings(r)).as("the analyzer's write-behind-sendfile findings on " + r.capture())
+            .isNotEmpty()
+            .allSatisfy(f -> assertThat(f.path("fileSystem").asText()).isEqualTo("xfs"));
+    }
+
+    @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void aFastDiskNamesNoCulprit() throws Exception {
+        LineScenario.Result r = LineScenario.run(options("3.9.2").unthrottled(), DIR.resolve("fast-xfs"));
+        System.out.println(r.summary());
+        assertThat(r.residentAtStart()).as("backlog cold at the start").isLessThan(0.05);
+        assertThat(r.slowLinesNamingAnyone()).as("slow-op lines naming a culprit on the unthrottled disk").isEmpty();
+        assertThat(SendfilePairing.analyzerFindings(r)).as("write-behind-sendfile findings on the unthrottled disk").isEmpty();
+    }
+
+    private static LineScenario.Options options(String kafka) {
+        return LineScenario.Options.defaults(FsType.XFS).withKafka(kafka).withNetworkThreads(3)
+            .withAgentOptions(SendfilePairing.AGENT_OPTIONS).withCapture();
+    }
+}

@@ -1,0 +1,51 @@
+package io.stallscope.it.realdisk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.stallscope.it.examples.AnalyzerCli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Who LINE's slow appends were said to wait for (issue 41): the agent's live pairing in its slow-op lines, and the
+ * analyzer's write-behind-sendfile findings on the same run's capture, the two witnesses a test or bench compares.
+ */
+final class SendfilePairing {
+    /**
+     * Slow-op lines from 20 ms, as the JDK's witness counts blocked writes, and all of them (the default 60 a minute
+     * logged 30 of some 50 in a catch-up): every slow append is checked, not a sample.
+     */
+    static final String AGENT_OPTIONS = "slow.threshold.records_append=20ms,slow.log.per.minute=600";
+    /** What the agent says of a write that waited for a network thread's sendfile of the segment it writes, on XFS. */
+    private static final Pattern BEHIND_SENDFILE = Pattern.compile(
+        ": behind transfer_to [0-9.]+ ms( so far)? of the same file on network thread \"[^\"]*-network-thread-[^\"]*\" \\(xfs\\)");
+
+    private SendfilePairing() {
+    }
+
+    /** Lines that name a network thread's transfer_to of the same file on XFS. */
+    static long namingTheSendfile(List<String> slowAppendLines) {
+        return slowAppendLines.stream().filter(l -> BEHIND_SENDFILE.matcher(l).find()).count();
+    }
+
+    /** Lines that name any culprit at all. */
+    static long namingAnyone(List<String> slowAppendLines) {
+        return slowAppendLines.stream().filter(l -> l.contains(": behind ")).count();
+    }
+
+    /** The analyzer's write-behind-sendfile findings on the run's agent capture (its JSON report in the run's dir). */
+    static List<JsonNode> analyzerFindings(LineScenario.Result r) throws Exception {
+        Path json = r.dir().resolve("report.json");
+        AnalyzerCli.report(List.of(r.capture().toString(), "--json", json.toString(), "--top", "50"), r.dir().resolve("report.txt"));
+        List<JsonNode> out = new ArrayList<>();
+        AnalyzerCli.json(json).path("findings").forEach(f -> {
+            if (f.path("kind").asText().equals("write-behind-sendfile")) {
+                out.add(f);
+            }
+        });
+        System.out.println(r.disk() + ": " + out.size() + " write-behind-sendfile finding(s) in " + json);
+        return out;
+    }
+}
