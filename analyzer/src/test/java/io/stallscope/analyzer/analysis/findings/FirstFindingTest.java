@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * On real recordings: the first finding is the stall that hurt the clients, no finding calls a thread that is not a
  * request handler "the produce path", and background work no request-path thread waited on is only in the folded
- * line. The demo captures are the two of issue 42's kind (Kafka 3.6.2 on a slow disk, the agent's profile=on), the LINE
+ * line. The demo captures are the three of issue 42's kind (Kafka 3.6.2 on a slow disk, the agent's profile=on), the LINE
  * capture is examples/regression-test's (2026-11-27), all kept gzipped in the test resources; the shared fixtures are
  * the public recordings.
  */
@@ -90,6 +90,26 @@ class FirstFindingTest {
         assertThat(a.findings()).noneMatch(f -> f.kind().equals(Finding.SLOW_OP) && f.atNanos() <= first.atNanos()
                 && first.atNanos() <= f.atNanos() + f.weightNanos() && f.threads().stream().anyMatch(t ->
                 t.equals(first.details().get("writerThread")) || t.equals(first.details().get("readerThread"))));
+        invariants(a);
+    }
+
+    /**
+     * The demo on the real throttled XFS with today's agent (2026-11-28, 3.6.2, 20 write IOPS): the holder's
+     * snapshot_write carries the agent's behind fields (it queued behind a scheduler's flush of the rolled segment at
+     * the device), so the chain ends with why the holder was slow, as recorded, not guessed.
+     */
+    @Test
+    void theChainEndsWithWhyTheHolderWasSlowWhereTheAgentRecordedIt() throws IOException {
+        Analysis a = analyze("demo-3.6.2-snapshot_write-behind.jfr.gz");
+        Finding first = a.findings().get(0);
+        assertThat(first.kind()).isEqualTo(Finding.HOLDER_IN_FILE_IO);
+        assertThat(first.summary()).contains("log orders-0's lock").contains("snapshot_write").contains("then fsync(2)");
+        List<?> chain = (List<?>) first.details().get("chain");
+        assertThat(chain).extracting(l -> ((StallChain.Link) l).step())
+                .containsExactly("waited", "held by", "doing", "then", "slow because");
+        StallChain.Link because = (StallChain.Link) chain.get(4);
+        assertThat(because.text()).contains("snapshot_write").contains("behind kafka-scheduler-").contains("segment_flush");
+        assertThat(because.source()).startsWith("recorded");
         invariants(a);
     }
 
