@@ -1,5 +1,6 @@
 package io.stallscope.it.realdisk;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link LineScenario}: a loop-device XFS, cold reads throttled to 8 MiB/s by the cgroup I/O controller, three
  * network threads). 3.9.2 with its ext4 control is {@link WriteBehindSendfileIT}; here 2.8.2 (ZooKeeper),
  * 3.6.2 and 4.1.2, where the append and the fetch go through other classes, must pair the same way, and the
- * analyzer must find the same stall in the run's capture. Then the fast-disk control: the same load on the same
+ * analyzer must find the same stall in the run's capture, first. Then the fast-disk control: the same load on the same
  * XFS without the read limit names no culprit for any op. (scripts/bench-real-disk-line runs ext4 on each version.)
  */
 class LivePairingIT {
@@ -34,9 +35,11 @@ class LivePairingIT {
         LineScenario.Result r = LineScenario.run(options(kafka), DIR.resolve(kafka + "-xfs"));
         WriteBehindSendfileIT.assertHandlersBlocked(r);
         WriteBehindSendfileIT.assertSlowAppendsNameTheSendfile(r);
-        assertThat(SendfilePairing.analyzerFindings(r)).as("the analyzer's write-behind-sendfile findings on " + r.capture())
+        JsonNode report = SendfilePairing.analyzerReport(r);
+        assertThat(SendfilePairing.sendfileFindings(r, report)).as("the analyzer's write-behind-sendfile findings on " + r.capture())
             .isNotEmpty()
             .allSatisfy(f -> assertThat(f.path("fileSystem").asText()).isEqualTo("xfs"));
+        SendfilePairing.assertFirstFindingIsTheSendfileStall(r, report);
     }
 
     @Test

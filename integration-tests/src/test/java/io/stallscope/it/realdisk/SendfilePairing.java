@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Who LINE's slow appends were said to wait for (issue 41): the agent's live pairing in its slow-op lines, and the
  * analyzer's write-behind-sendfile findings on the same run's capture, the two witnesses a test or bench compares.
@@ -35,17 +37,34 @@ final class SendfilePairing {
         return slowAppendLines.stream().filter(l -> l.contains(": behind ")).count();
     }
 
-    /** The analyzer's write-behind-sendfile findings on the run's agent capture (its JSON report in the run's dir). */
-    static List<JsonNode> analyzerFindings(LineScenario.Result r) throws Exception {
+    /** The analyzer's JSON report on the run's agent capture (written in the run's dir). */
+    static JsonNode analyzerReport(LineScenario.Result r) throws Exception {
         Path json = r.dir().resolve("report.json");
         AnalyzerCli.report(List.of(r.capture().toString(), "--json", json.toString(), "--top", "50"), r.dir().resolve("report.txt"));
+        return AnalyzerCli.json(json);
+    }
+
+    /** The analyzer's write-behind-sendfile findings on the run's agent capture. */
+    static List<JsonNode> analyzerFindings(LineScenario.Result r) throws Exception {
+        return sendfileFindings(r, analyzerReport(r));
+    }
+
+    /** The report's write-behind-sendfile findings, in its order. */
+    static List<JsonNode> sendfileFindings(LineScenario.Result r, JsonNode report) {
         List<JsonNode> out = new ArrayList<>();
-        AnalyzerCli.json(json).path("findings").forEach(f -> {
+        report.path("findings").forEach(f -> {
             if (f.path("kind").asText().equals("write-behind-sendfile")) {
                 out.add(f);
             }
         });
-        System.out.println(r.disk() + ": " + out.size() + " write-behind-sendfile finding(s) in " + json);
+        System.out.println(r.disk() + ": " + out.size() + " write-behind-sendfile finding(s), the first finding "
+            + report.path("findings").path(0).path("kind").asText("none") + ", in " + r.dir().resolve("report.json"));
         return out;
+    }
+
+    /** Issue 42: the report leads with the stall the producer felt, the append behind the sendfile. */
+    static void assertFirstFindingIsTheSendfileStall(LineScenario.Result r, JsonNode report) {
+        assertThat(report.path("findings").path(0).path("kind").asText())
+            .as("the first finding of the analyzer's report of " + r.capture()).isEqualTo("write-behind-sendfile");
     }
 }

@@ -46,7 +46,9 @@ class WriteBehindSendfileIT {
         assertHandlersBlocked(r);
         assertSlowAppendsNameTheSendfile(r);
         assertThat(r.ratio()).as("producer p99.9 during / before the catch-up; " + r.summary()).isGreaterThanOrEqualTo(5);
-        JsonNode finding = SendfilePairing.analyzerFindings(r).stream().findFirst()
+        JsonNode report = SendfilePairing.analyzerReport(r);
+        SendfilePairing.assertFirstFindingIsTheSendfileStall(r, report);
+        JsonNode finding = SendfilePairing.sendfileFindings(r, report).stream().findFirst()
             .orElseThrow(() -> new AssertionError("no write-behind-sendfile finding in the analyzer's report of " + r.capture()));
         assertThat(finding.path("fileSystem").asText()).isEqualTo("xfs");
         assertThat(finding.path("path").asText()).contains("/" + LineScenario.TOPIC + "-0/").endsWith(".log");
