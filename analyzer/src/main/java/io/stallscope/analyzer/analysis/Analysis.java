@@ -1,5 +1,8 @@
 package io.stallscope.analyzer.analysis;
 
+import io.stallscope.analyzer.analysis.holders.Contention;
+import io.stallscope.analyzer.analysis.stacks.StackClassifier;
+import io.stallscope.analyzer.analysis.waits.Wait;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Span;
 

@@ -1,5 +1,14 @@
 package io.stallscope.analyzer.analysis;
 
+import io.stallscope.analyzer.analysis.findings.FindingDetector;
+import io.stallscope.analyzer.analysis.findings.SpanStalls;
+import io.stallscope.analyzer.analysis.holders.Contention;
+import io.stallscope.analyzer.analysis.holders.HolderAttributor;
+import io.stallscope.analyzer.analysis.holders.LogLockPartitions;
+import io.stallscope.analyzer.analysis.stacks.StackClassifier;
+import io.stallscope.analyzer.analysis.waits.LongestWaits;
+import io.stallscope.analyzer.analysis.waits.Wait;
+import io.stallscope.analyzer.analysis.waits.WaitFinder;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.ThreadInfo;
 import io.stallscope.analyzer.util.Parallel;
@@ -8,10 +17,8 @@ import io.stallscope.analyzer.util.Timing;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Runs the analysis steps in order: waits, holders, contentions, findings. Waits are found and attributed on
@@ -56,14 +63,14 @@ public final class Analyzer {
         SpanStalls spans = new SpanStalls(rec.spans, o);
         LogLockPartitions logs = new LogLockPartitions(rec.spans);
         WaitFinder.Recorded recorded = new WaitFinder(rec, classifier, intervals).recorded();
-        HolderAttributor holders = new HolderAttributor(rec, classifier, intervals, siteMethods(rec, classifier, recorded));
+        HolderAttributor holders = new HolderAttributor(rec, classifier, intervals, WaitFinder.siteMethods(rec, classifier, recorded));
         timing.step("site indexes");
 
         int recordedUnits = (recorded.all().size() + RECORDED_PER_UNIT - 1) / RECORDED_PER_UNIT;
         // With samples to attribute from, recorded waits go in about time order: the waits of one unit then walk
         // the same few candidates, where event order (each thread's buffer in turn) sent each wait elsewhere in the
         // window. Without samples, event order reads the lock-event columns straight through.
-        int[] order = rec.samples.size() > 0 && recorded.all() instanceof RecordedWaits rw ? rw.roughTimeOrder() : null;
+        int[] order = rec.samples.size() > 0 ? recorded.roughTimeOrder() : null;
         timing.step("order");
         List<ThreadInfo> threads = rec.threads;
         int units = recordedUnits + threads.size();
@@ -131,31 +138,6 @@ public final class Analyzer {
         timing.step("findings");
         timing.print(System.err);
         return new Analysis(rec, o, intervals, classifier, waits, contentions, findings, sampling);
-    }
-
-    /** The methods that take the locks waited for without a recorded owner: where holders are searched for. */
-    private static Set<String> siteMethods(Recording rec, StackClassifier classifier, WaitFinder.Recorded recorded) {
-        Set<String> methods = new LinkedHashSet<>();
-        for (int s = 0; s < rec.stacks.size(); s++) {
-            LockWaitSite site = classifier.lockWait(s);
-            if (site != null) methods.add(rec.frames.name(rec.stacks.frames(s)[site.siteFrame()]));
-        }
-        if (recorded.all() instanceof RecordedWaits r) {
-            // Without making a Wait of each of millions of events, and each of their few names looked up once.
-            boolean[] seen = new boolean[r.namesCount()];
-            for (int k = 0; k < r.size(); k++) {
-                if (r.owner(k) >= 0) continue;
-                int id = r.namesId(k);
-                if (seen[id]) continue;
-                seen[id] = true;
-                methods.add(r.names(k).siteMethod());
-            }
-        } else {
-            for (Wait w : recorded.all()) {
-                if (w.recordedOwner < 0) methods.add(w.siteMethod);
-            }
-        }
-        return methods;
     }
 
     /** One unit's tallies. */

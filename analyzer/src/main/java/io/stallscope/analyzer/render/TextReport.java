@@ -1,13 +1,13 @@
 package io.stallscope.analyzer.render;
 
 import io.stallscope.analyzer.analysis.Analysis;
-import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Finding;
-import io.stallscope.analyzer.analysis.Holder;
+import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.view.FindingView;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
 import io.stallscope.analyzer.analysis.view.ThreadStates;
+import io.stallscope.analyzer.analysis.waits.Holder;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;

@@ -1,7 +1,7 @@
 package io.stallscope.analyzer.render;
 
 import io.stallscope.analyzer.analysis.Analysis;
-import io.stallscope.analyzer.analysis.Contention;
+import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ThreadView;
 import io.stallscope.analyzer.model.IoEvent;

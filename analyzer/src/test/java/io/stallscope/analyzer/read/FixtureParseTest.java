@@ -95,8 +95,8 @@ class FixtureParseTest {
         Recording rec = new Recording();
         JfrFileReader.read(Fixtures.file("async-profiler-2.9-kafka-broker-cpu-lock-alloc.jfr"), rec, null);
         assertThat(rec.locks).isEmpty();
-        io.stallscope.analyzer.analysis.StackClassifier classifier =
-                new io.stallscope.analyzer.analysis.StackClassifier(rec.frames, rec.stacks);
+        io.stallscope.analyzer.analysis.stacks.StackClassifier classifier =
+                new io.stallscope.analyzer.analysis.stacks.StackClassifier(rec.frames, rec.stacks);
         long atLockSites = java.util.stream.IntStream.range(0, rec.stacks.size()).filter(s -> classifier.lockWait(s) != null).count();
         assertThat(atLockSites).as("stacks at a lock site, each once taken for a 10 ms wait").isGreaterThanOrEqualTo(6);
         io.stallscope.analyzer.analysis.Analysis a = io.stallscope.analyzer.analysis.Analyzer.analyze(rec,

@@ -2,21 +2,21 @@ package io.stallscope.analyzer.read;
 
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Analyzer;
-import io.stallscope.analyzer.analysis.Contention;
-import io.stallscope.analyzer.analysis.Holder;
 import io.stallscope.analyzer.analysis.KafkaThreads;
 import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
-import io.stallscope.analyzer.render.HtmlReport;
-import io.stallscope.analyzer.render.JsonReport;
-import io.stallscope.analyzer.render.TextReport;
+import io.stallscope.analyzer.analysis.waits.Holder;
 import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
+import io.stallscope.analyzer.render.HtmlReport;
+import io.stallscope.analyzer.render.JsonReport;
+import io.stallscope.analyzer.render.TextReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -2,8 +2,8 @@ package io.stallscope.analyzer.render;
 
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Analyzer;
-import io.stallscope.analyzer.analysis.IoOp;
 import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.stacks.IoOp;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.ThreadInfo;

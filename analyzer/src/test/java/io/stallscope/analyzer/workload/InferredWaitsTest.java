@@ -3,7 +3,7 @@ package io.stallscope.analyzer.workload;
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Analyzer;
 import io.stallscope.analyzer.analysis.Options;
-import io.stallscope.analyzer.analysis.Wait;
+import io.stallscope.analyzer.analysis.waits.Wait;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.read.JfrFileReader;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,9 +1,9 @@
 package io.stallscope.analyzer.workload;
 
 import io.stallscope.analyzer.analysis.Analysis;
-import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Options;
 import io.stallscope.analyzer.analysis.StreamingAnalysis;
+import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.bench.ChunkRepeater;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.read.JfrFileReader;

@@ -18,7 +18,7 @@ import java.util.Set;
  * 2.6 s segment_flush on kafka-scheduler-2 outranked the 90 ms the producers lost behind a handler's
  * snapshot fsync; folded, it is still there for whoever asks why the disk was busy.
  */
-public final class BackgroundFold {
+final class BackgroundFold {
     /** An agent op this long on a background thread is counted (the slow-op threshold). */
     static final long OP_NANOS = 100_000_000L;
     /** Folded findings listed in the evidence; the rest are counted. */
@@ -28,7 +28,7 @@ public final class BackgroundFold {
     }
 
     /** The findings with those that hurt no client and involve only background threads folded into one, last. */
-    public static List<Finding> fold(List<Finding> ordered, Analysis a) {
+    static List<Finding> fold(List<Finding> ordered, Analysis a) {
         Recording rec = a.recording();
         List<Finding> kept = new ArrayList<>();
         List<Finding> folded = new ArrayList<>();

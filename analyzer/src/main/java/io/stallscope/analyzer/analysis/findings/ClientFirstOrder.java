@@ -11,11 +11,11 @@ import java.util.List;
  * weighted by how many stalled at once); the rest keep their order after them. An operator reads the first finding
  * and stops there, so it must be the stall the producers felt, not a background flush that took longer.
  */
-public final class ClientFirstOrder {
+final class ClientFirstOrder {
     private ClientFirstOrder() {
     }
 
-    public static void sort(List<Finding> findings) {
+    static void sort(List<Finding> findings) {
         List<Finding> hurt = new ArrayList<>();
         List<Finding> rest = new ArrayList<>();
         for (Finding f : findings) (f.harm().hurt() ? hurt : rest).add(f);

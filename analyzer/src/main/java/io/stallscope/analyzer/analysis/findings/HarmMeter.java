@@ -13,7 +13,7 @@ import java.util.Set;
  * hold millions of waits); beyond that each counts alone, as if no other thread stalled with it: the score is
  * then a lower bound, never a guess upwards.
  */
-public final class HarmMeter {
+final class HarmMeter {
     static final int MAX_INTERVALS = 1 << 16;
 
     private final Recording rec;
@@ -25,12 +25,12 @@ public final class HarmMeter {
     private final Set<Integer> overflowThreads = new HashSet<>();
     private int sources;
 
-    public HarmMeter(Recording rec) {
+    HarmMeter(Recording rec) {
         this.rec = rec;
     }
 
     /** Thread {@code thread} stalled over [start, end], as read from {@code source} (a {@link Harm} bit). */
-    public void add(int thread, long start, long end, int source) {
+    void add(int thread, long start, long end, int source) {
         add(thread, start, end, source, RequestPath.on(rec.threadName(thread)));
     }
 
@@ -38,7 +38,7 @@ public final class HarmMeter {
      * Thread {@code thread} stalled {@code nanos} at times no longer known (past a finding's bound on intervals):
      * counted as if alone, so the score stays a lower bound.
      */
-    public void addUntimed(int thread, long nanos, int source) {
+    void addUntimed(int thread, long nanos, int source) {
         if (nanos <= 0 || thread < 0 || !RequestPath.on(rec.threadName(thread))) return;
         sources |= source;
         overflowNanos += nanos;
@@ -46,7 +46,7 @@ public final class HarmMeter {
     }
 
     /** An agent op: the span's own role label decides, else its thread's name. */
-    public void addSpan(Span s) {
+    void addSpan(Span s) {
         boolean on = s.threadRole() != null ? RequestPath.onRole(s.threadRole()) : RequestPath.on(rec.threadName(s.thread()));
         add(s.thread(), s.start(), s.end(), Harm.SPAN, on);
     }
@@ -71,7 +71,7 @@ public final class HarmMeter {
         n++;
     }
 
-    public Harm measure() {
+    Harm measure() {
         if (n == 0 && overflowNanos == 0) return Harm.NONE;
         // One thread cannot stall twice at once: merge each thread's overlapping intervals first.
         Integer[] order = new Integer[n];

@@ -7,22 +7,22 @@ import io.stallscope.analyzer.analysis.KafkaThreads;
  * queued on it; a replica fetcher that stalls makes followers lag (and acks=all producers wait for them). A
  * scheduler's flush or the log cleaner delays nobody unless one of those threads waits for it.
  */
-public final class RequestPath {
+final class RequestPath {
     private RequestPath() {
     }
 
     /** A thread whose stall a client feels, by the agent's role label. */
-    public static boolean onRole(String role) {
+    static boolean onRole(String role) {
         return KafkaThreads.REQUEST_HANDLER.equals(role) || KafkaThreads.NETWORK.equals(role)
             || KafkaThreads.REPLICA_FETCHER.equals(role);
     }
 
-    public static boolean on(String threadName) {
+    static boolean on(String threadName) {
         return onRole(KafkaThreads.role(threadName));
     }
 
     /** A broker thread that does background work only: its stall hurts a client only through a thread that waited for it. */
-    public static boolean background(String threadName) {
+    static boolean background(String threadName) {
         String role = KafkaThreads.role(threadName);
         return KafkaThreads.SCHEDULER.equals(role) || KafkaThreads.LOG_CLEANER.equals(role);
     }

@@ -12,11 +12,11 @@ import java.util.List;
  * finding's evidence instead of a finding of its own, which on LINE's capture put the reader's transfer_to and
  * the writer's records_append right under the finding that explains both.
  */
-public final class SameStall {
+final class SameStall {
     private SameStall() {
     }
 
-    public static void merge(List<Finding> findings) {
+    static void merge(List<Finding> findings) {
         List<Finding> behind = findings.stream().filter(f -> f.kind().equals(Finding.WRITE_BEHIND_SENDFILE)
             && f.atNanos() != Finding.NO_MOMENT).toList();
         for (Finding w : behind) {

@@ -14,11 +14,11 @@ import java.util.Map;
  * was slow because of that read. Nothing else is claimed: a device queue or a cold read the recording does not
  * show is left out.
  */
-public final class SlowerBecause {
+final class SlowerBecause {
     private SlowerBecause() {
     }
 
-    public static void link(List<Finding> findings) {
+    static void link(List<Finding> findings) {
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
             if (!f.kind().equals(Finding.STALLED_OP_UNDER_LOCK) || !(f.details().get("chain") instanceof List<?> links)) continue;

@@ -11,34 +11,34 @@ import java.util.List;
  * "behind" fields) or {@code inferred} (samples, with their count). A link nothing shows is not added: the chain
  * stops where the evidence does.
  */
-public final class StallChain {
+final class StallChain {
     /** {@code step}: "waited", "held by", "doing", "then", "slow because". */
-    public record Link(String step, String text, String source) {
-        public String line() {
+    record Link(String step, String text, String source) {
+        String line() {
             return step + ": " + text + " [" + source + "]";
         }
     }
 
     private final List<Link> links = new ArrayList<>();
 
-    public StallChain waited(String text, String source) {
+    StallChain waited(String text, String source) {
         return add("waited", text, source);
     }
 
-    public StallChain heldBy(String text, String source) {
+    StallChain heldBy(String text, String source) {
         return add("held by", text, source);
     }
 
-    public StallChain doing(String text, String source) {
+    StallChain doing(String text, String source) {
         return add("doing", text, source);
     }
 
     /** The call the holder sat in inside its op (fsync(2), write(2)). */
-    public StallChain then(String text, String source) {
+    StallChain then(String text, String source) {
         return add("then", text, source);
     }
 
-    public StallChain slowBecause(String text, String source) {
+    StallChain slowBecause(String text, String source) {
         return add("slow because", text, source);
     }
 
@@ -46,7 +46,7 @@ public final class StallChain {
      * The last link when the agent recorded it: the innermost of the holder's ops that names an op it ran behind
      * (the agent's behindOp, behindThread, behindOverlapMs, scope). Nothing when no op does.
      */
-    public StallChain behind(List<Span> ops) {
+    StallChain behind(List<Span> ops) {
         for (int i = ops.size() - 1; i >= 0; i--) {
             Span.Behind b = ops.get(i).behind();
             if (b == null) continue;
@@ -56,7 +56,7 @@ public final class StallChain {
     }
 
     /** "its snapshot_write ran 90 ms behind T's transfer_to, sharing the file". */
-    public static String behindText(String op, Span.Behind b) {
+    static String behindText(String op, Span.Behind b) {
         return "its " + op + " ran " + b.overlapMs() + " ms behind " + (b.thread() == null ? "another thread" : b.thread())
             + "'s " + b.op() + (b.scope() == null || b.scope().isEmpty() ? "" : ", sharing the " + b.scope());
     }
@@ -66,12 +66,12 @@ public final class StallChain {
         return this;
     }
 
-    public List<Link> links() {
+    List<Link> links() {
         return List.copyOf(links);
     }
 
     /** "chain 1, waited: ... [recorded: ...]": one evidence line per link, victims first. */
-    public List<String> lines() {
+    List<String> lines() {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < links.size(); i++) out.add("chain " + (i + 1) + ", " + links.get(i).line());
         return out;

@@ -1,7 +1,7 @@
 package io.stallscope.analyzer.analysis.view;
 
 import io.stallscope.analyzer.analysis.Analysis;
-import io.stallscope.analyzer.analysis.Contention;
+import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.model.Recording;
 
 import java.util.List;

@@ -4,7 +4,7 @@ import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Finding;
 import io.stallscope.analyzer.analysis.KafkaThreads;
 import io.stallscope.analyzer.analysis.Options;
-import io.stallscope.analyzer.analysis.Wait;
+import io.stallscope.analyzer.analysis.waits.Wait;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.State;

@@ -2,10 +2,10 @@ package io.stallscope.analyzer.analysis.view;
 
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Analyzer;
-import io.stallscope.analyzer.analysis.Contention;
 import io.stallscope.analyzer.analysis.Finding;
 import io.stallscope.analyzer.analysis.Options;
-import io.stallscope.analyzer.analysis.Wait;
+import io.stallscope.analyzer.analysis.holders.Contention;
+import io.stallscope.analyzer.analysis.waits.Wait;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.read.JfrFileReader;

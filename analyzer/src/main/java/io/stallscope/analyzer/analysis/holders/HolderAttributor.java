@@ -1,0 +1,332 @@
+package io.stallscope.analyzer.analysis.holders;
+
+import io.stallscope.analyzer.analysis.stacks.IoOp;
+import io.stallscope.analyzer.analysis.stacks.LockWaitSite;
+import io.stallscope.analyzer.analysis.stacks.StackClassifier;
+import io.stallscope.analyzer.analysis.waits.Holder;
+import io.stallscope.analyzer.analysis.waits.Wait;
+import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Samples;
+import io.stallscope.analyzer.model.ThreadInfo;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Names the holder of each wait's lock: exactly when the recording says (JFR's previousOwner), otherwise from
+ * samples taken meanwhile: the holder is a thread inside the method that takes the lock, past the lock site,
+ * and not itself waiting there.
+ */
+public final class HolderAttributor {
+    private final Recording rec;
+    private final StackClassifier classifier;
+    private final long[] intervals;
+    private final Map<Integer, List<ThreadInfo>> threadsByFile;
+    /** Per thread with recorded I/O events: looked up once per wait, often for a thread with tens of thousands. */
+    private final Map<Integer, ThreadIo> ioByThread;
+    /** Per file, per site method: built before the analysis threads start, read-only after. */
+    private final Map<Integer, Map<String, SiteIndex>> sites;
+    private final long[] threadWeight;
+    /** The threads with weight in the current window: at most every thread once. */
+    private final int[] touched;
+
+    /**
+     * The classifier must have {@link StackClassifier#precompute() precomputed} before {@link #worker()} copies run.
+     *
+     * @param siteMethods the methods taking the locks whose waits will be attributed from samples: indexed now
+     */
+    public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals, java.util.Collection<String> siteMethods) {
+        this.rec = rec;
+        this.classifier = classifier;
+        this.intervals = intervals;
+        this.threadWeight = new long[rec.threads.size()];
+        this.touched = new int[rec.threads.size()];
+        this.threadsByFile = new HashMap<>();
+        this.ioByThread = new HashMap<>();
+        this.sites = SiteIndex.build(rec, classifier, intervals, siteMethods);
+        for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
+        Map<Integer, List<IoEvent>> io = new HashMap<>();
+        for (IoEvent e : rec.io) {
+            if (e.thread() >= 0) io.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
+        }
+        io.forEach((t, l) -> {
+            l.sort(Comparator.comparingLong(IoEvent::start));
+            ioByThread.put(t, new ThreadIo(l));
+        });
+    }
+
+    private HolderAttributor(HolderAttributor shared) {
+        this.rec = shared.rec;
+        this.classifier = shared.classifier;
+        this.intervals = shared.intervals;
+        this.threadWeight = new long[rec.threads.size()];
+        this.touched = new int[rec.threads.size()];
+        this.threadsByFile = shared.threadsByFile;
+        this.ioByThread = shared.ioByThread;
+        this.sites = shared.sites;
+    }
+
+    /** An attributor for another analysis thread: its own scratch arrays, the same indexes. */
+    public HolderAttributor worker() {
+        return new HolderAttributor(this);
+    }
+
+    public void attribute(Wait w) {
+        long interval = intervals[w.file];
+        // A thread in uninterruptible disk I/O is sampled only when the syscall returns (and then looks
+        // runnable), so look one interval past the wait, and accept any state.
+        long from = w.start - interval / 2;
+        long to = w.end + interval;
+        if (w.recordedOwner >= 0) {
+            // What the owner did while holding: its samples inside the locked method (not those where it queues
+            // for the lock again), else any of its samples then, else the nearest ones.
+            ActivityTally a = activity(w.recordedOwner, from, to, w.siteMethod, w.start, w.end);
+            if (a.weight == 0) a = activity(w.recordedOwner, from, to, null, w.start, w.end);
+            if (a.weight == 0) a = activity(w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null, w.start, w.end);
+            IoEvent event = ioEvent(w.recordedOwner, from, to);
+            IoOp op = a.op(opOf(event));
+            // Frames from a sample in that syscall, else from the recorded I/O event's own stack.
+            int stack = !a.hasStackIn(op) && event != null && event.stack() > 0 && opOf(event) == op
+                    ? event.stack() : a.dominantStack(op);
+            w.holder = new Holder(w.recordedOwner, Holder.RECORDED, 1.0, stack, op);
+            return;
+        }
+        SiteIndex site = sites.getOrDefault(w.file, Map.of()).get(w.siteMethod);
+        if (site == null) return; // nobody was ever seen inside the method
+        if (site.tooBroad) {
+            attributeByLanes(w, from, to, interval);
+            return;
+        }
+        // A first pass over the window sums each thread's weight (the work of millions of waits: kept to loads,
+        // compares and adds); a second one visits the winner's candidates only, to tally its stacks.
+        // Samples inside the wait count four times those in the margins, which may show the next holder.
+        int[] touched = this.touched;
+        long[] threadWeight = this.threadWeight;
+        int touchedCount = 0;
+        long total = 0;
+        int self = w.thread;
+        long waitStart = w.start;
+        long waitEnd = w.end;
+        int firstPart = site.lastStartingBy(to);
+        // The parts that may reach into the window, walked back to the first starting by its earliest reach. Bounded
+        // by an index found beforehand, so the loop always ends on one compare: ending it on "no part left" in one
+        // window and on "part too early" in the next made C2 throw the compiled method away, seven times a report.
+        int lowest = site.lastStartingBy(from - site.longestPart - 1) + 1;
+        for (int pi = firstPart; pi >= lowest; pi--) {
+            SiteIndex.Part part = site.parts[pi];
+            if (part.last < from) continue;
+            long[] times = part.time;
+            int[] threads = part.thread;
+            char[] weights = part.weight;
+            int end = part.slotStart[part.slot(to) + 1];
+            for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
+                long time = times[i];
+                if (time < from || time > to) continue;
+                int t = threads[i];
+                if (t == self) continue;
+                int sw = weights[i];
+                // A batched idle sample stands for many ticks, but only those inside the window count.
+                long weight = sw <= 1 ? 1 : Math.max(1, Math.min(sw, 1 + (to - time) / Math.max(1, interval)));
+                if (time >= waitStart && time <= waitEnd) weight <<= 2;
+                long before = threadWeight[t];
+                if (before == 0) touched[touchedCount++] = t;
+                threadWeight[t] = before + weight;
+                total += weight;
+            }
+        }
+        int best = -1;
+        for (int k = 0; k < touchedCount; k++) {
+            int t = touched[k];
+            if (best < 0 || threadWeight[t] > threadWeight[best] || (threadWeight[t] == threadWeight[best] && t < best)) best = t;
+        }
+        if (best < 0) return;
+        long bestWeight = threadWeight[best];
+        for (int k = 0; k < touchedCount; k++) threadWeight[touched[k]] = 0;
+        // The winner's stacks in the window are few: tally them in reused arrays, not maps (millions of waits).
+        // The sums do not depend on the order of the walk, nor does the pick below (most weight, then lowest id).
+        int distinct = 0;
+        long[] opWeight = this.opWeight;
+        Arrays.fill(opWeight, 0);
+        for (int pi = firstPart; pi >= lowest; pi--) {
+            SiteIndex.Part part = site.parts[pi];
+            if (part.last < from) continue;
+            int end = part.slotStart[part.slot(to) + 1];
+            for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
+                if (part.thread[i] != best) continue;
+                long time = part.time[i];
+                if (time < from || time > to) continue;
+                long weight = weightIn(time, part.weight[i], to, interval, w);
+                int st = part.stack[i];
+                opWeight[classifier.io(st).ordinal()] += weight;
+                int k = 0;
+                while (k < distinct && tallyStack[k] != st) k++;
+                if (k == distinct) {
+                    if (distinct == tallyStack.length) {
+                        tallyStack = Arrays.copyOf(tallyStack, distinct * 2);
+                        tallyWeight = Arrays.copyOf(tallyWeight, distinct * 2);
+                    }
+                    tallyStack[k] = st;
+                    tallyWeight[k] = 0;
+                    distinct++;
+                }
+                tallyWeight[k] += weight;
+            }
+        }
+        IoOp op = ioOp(best, from, to);
+        long opBest = 0;
+        for (IoOp candidate : OPS) {
+            if (candidate.storage() && opWeight[candidate.ordinal()] > opBest) {
+                opBest = opWeight[candidate.ordinal()];
+                op = candidate;
+            }
+        }
+        // The frames that explain it: the most sampled stack, among those in that syscall when there are any.
+        int stack = 0;
+        long stackBest = -1;
+        for (int k = 0; k < distinct; k++) {
+            boolean inOp = opBest == 0 || classifier.io(tallyStack[k]) == op;
+            if (inOp && (tallyWeight[k] > stackBest || (tallyWeight[k] == stackBest && tallyStack[k] < stack))) {
+                stackBest = tallyWeight[k];
+                stack = tallyStack[k];
+            }
+        }
+        // Sure when one thread alone was seen inside the locked method, and seen for most of the wait.
+        double share = (double) bestWeight / total;
+        double coverage = Math.min(1.0, (double) bestWeight / 4 * interval / Math.max(w.duration(), interval));
+        double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
+        w.holder = new Holder(best, Holder.INFERRED, confidence, stack, op);
+    }
+
+    /** IoOp.values() copies its array on every call; this runs for every wait. */
+    private static final IoOp[] OPS = IoOp.values();
+    private final long[] opWeight = new long[OPS.length];
+    private int[] tallyStack = new int[16];
+    private long[] tallyWeight = new long[16];
+
+    /** The slow way, for sites too broad to index: every thread's samples in the window. */
+    private void attributeByLanes(Wait w, long from, long to, long interval) {
+        int best = -1;
+        ActivityTally bestTally = null;
+        long total = 0;
+        for (ThreadInfo t : threadsByFile.getOrDefault(w.file, List.of())) {
+            if (t.id() == w.thread) continue;
+            ActivityTally a = activity(t.id(), from, to, w.siteMethod, w.start, w.end);
+            if (a.weight == 0) continue;
+            total += a.weight;
+            if (bestTally == null || a.weight > bestTally.weight) {
+                best = t.id();
+                bestTally = a;
+            }
+        }
+        if (best < 0) return;
+        double share = (double) bestTally.weight / total;
+        double coverage = Math.min(1.0, (double) bestTally.weight / 4 * interval / Math.max(w.duration(), interval));
+        double confidence = Math.round(share * (0.5 + 0.5 * coverage) * 100) / 100.0;
+        IoOp op = bestTally.op(ioOp(best, from, to));
+        w.holder = new Holder(best, Holder.INFERRED, confidence, bestTally.dominantStack(op), op);
+    }
+
+    private static long weightIn(long time, int sw, long to, long interval, Wait w) {
+        // A batched idle sample stands for many ticks, but only those inside the window count.
+        long weight = sw <= 1 ? 1 : Math.max(1, Math.min(sw, 1 + (to - time) / Math.max(1, interval)));
+        return time >= w.start && time <= w.end ? 4 * weight : weight;
+    }
+
+    /** Inside {@code method}, and not waiting for a lock taken at or above it. */
+    private boolean holdsInside(int stack, String method) {
+        int at = indexOf(stack, method);
+        if (at < 0) return false;
+        LockWaitSite s = classifier.lockWait(stack);
+        return s == null || s.siteFrame() < at;
+    }
+
+    /**
+     * What thread {@code t} did in [from, to]. With {@code insideMethod}, only samples inside that method that
+     * are not waiting for a lock taken there count: that is the holder's signature.
+     */
+    private ActivityTally activity(int t, long from, long to, String insideMethod, long waitStart, long waitEnd) {
+        ActivityTally a = new ActivityTally();
+        long interval = Math.max(1, intervals[rec.threads.get(t).file()]);
+        for (Samples.Cursor c = rec.samples.lane(t).cursorAt(from); c.next() && c.time() <= to; ) {
+            int stack = c.stack();
+            if (insideMethod != null && !holdsInside(stack, insideMethod)) continue;
+            long time = c.time();
+            // Batched idle samples stand for many ticks, but only the part inside the window counts.
+            int w = Math.max(1, Math.min(c.weight(), 1 + (int) ((to - time) / interval)));
+            // Samples inside the wait say more than those in the margins, which may belong to the next holder.
+            a.add(stack, time >= waitStart && time <= waitEnd ? 4L * w : w, classifier.io(stack));
+        }
+        return a;
+    }
+
+    private int indexOf(int stack, String method) {
+        int[] f = rec.stacks.frames(stack);
+        for (int i = 0; i < f.length; i++) {
+            if (rec.frames.name(f[i]).equals(method)) return i;
+        }
+        return -1;
+    }
+
+    /** A recorded file or socket operation of {@code t} overlapping the window (JDK recordings have these). */
+    private IoOp ioOp(int t, long from, long to) {
+        return opOf(ioEvent(t, from, to));
+    }
+
+    /** A recorded file or socket operation of {@code t} overlapping the window, or null. */
+    private IoEvent ioEvent(int t, long from, long to) {
+        ThreadIo events = ioByThread.get(t);
+        return events == null ? null : events.firstOverlapping(from, to);
+    }
+
+    private static IoOp opOf(IoEvent e) {
+        if (e == null) return IoOp.NONE;
+        switch (e.type()) {
+            case "FileWrite":
+                return IoOp.WRITE;
+            case "FileForce":
+                return IoOp.FSYNC;
+            case "FileRead":
+                return IoOp.FILE_READ;
+            default:
+                return IoOp.SOCKET;
+        }
+    }
+
+    /** Samples of one thread in a window, by stack and by system call. */
+    static final class ActivityTally {
+        final Map<Integer, Long> byStack = new HashMap<>();
+        final Map<IoOp, Long> byOp = new HashMap<>();
+        final Map<Integer, IoOp> stackOp = new HashMap<>();
+        long weight;
+
+        void add(int stack, long w, IoOp op) {
+            weight += w;
+            stackOp.put(stack, op);
+            byStack.merge(stack, w, Long::sum);
+            if (op != IoOp.NONE) byOp.merge(op, w, Long::sum);
+        }
+
+        boolean hasStackIn(IoOp op) {
+            return byStack.keySet().stream().anyMatch(k -> stackOp.get(k) == op);
+        }
+
+        /** The most sampled stack, among those in {@code op} when there are any: the frames that explain it. */
+        int dominantStack(IoOp op) {
+            boolean any = byStack.keySet().stream().anyMatch(k -> stackOp.get(k) == op);
+            return byStack.entrySet().stream().filter(e -> !any || stackOp.get(e.getKey()) == op).max(Map.Entry.<Integer, Long>comparingByValue()
+                    .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).map(Map.Entry::getKey).orElse(0);
+        }
+
+        /** The storage call seen most; a recorded I/O event is the fallback when samples show none. */
+        IoOp op(IoOp recorded) {
+            return byOp.entrySet().stream().filter(e -> e.getKey().storage())
+                    .max(Map.Entry.<IoOp, Long>comparingByValue().thenComparing(Map.Entry::getKey))
+                    .map(Map.Entry::getKey).orElse(recorded);
+        }
+    }
+}
