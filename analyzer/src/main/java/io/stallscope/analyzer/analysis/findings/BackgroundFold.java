@@ -73,7 +73,7 @@ final class BackgroundFold {
         java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
         details.put("ops", ops);
         details.put("nobodyWaited", !waited);
-        details.put("folded", folded.stream().map(f -> java.util.Map.of("kind", f.kind(), "summary", f.summary())).toList());
+        details.put("folded", folded.stream().map(BackgroundFold::foldedEntry).toList());
         kept.add(new Finding(Finding.BACKGROUND_IO, summary, List.copyOf(threads), evidence, weight, details, at, Harm.NONE));
         return kept;
     }
@@ -85,5 +85,13 @@ final class BackgroundFold {
             if (!RequestPath.background(t)) return false;
         }
         return true;
+    }
+
+    /** One folded finding in the JSON, its keys always in this order (Map.of's order changes from one JVM to the next). */
+    static java.util.Map<String, Object> foldedEntry(Finding f) {
+        java.util.Map<String, Object> entry = new java.util.LinkedHashMap<>();
+        entry.put("kind", f.kind());
+        entry.put("summary", f.summary());
+        return entry;
     }
 }
