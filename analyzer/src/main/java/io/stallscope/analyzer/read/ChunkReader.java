@@ -143,6 +143,8 @@ final class ChunkReader {
         /** The agent's "blocked behind" fields (issue 41); -1 in events of agents without them. */
         final int fBehindOp, fBehindThread, fBehindOverlap, fScope;
         final boolean nativeSample;
+        /** An I/O event's type without its namespace ("FileWrite"): one String for all the type's events. */
+        final String ioType;
         /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
         final boolean allVarint;
         /** For a sample event whose fields are all varints: what each field is (see {@link #sampleFast}). */
@@ -188,6 +190,7 @@ final class ChunkReader {
             fBehindOverlap = t.field("behindOverlapMs");
             fScope = t.field("scope");
             nativeSample = t.name.equals("jdk.NativeMethodSample");
+            ioType = t.name.substring(t.name.indexOf('.') + 1);
             boolean v = true;
             for (JfrType.JfrField f : t.fields) {
                 if (f.array || !(f.constantPool || f.type.kind == JfrType.Kind.VARINT)) v = false;
@@ -492,8 +495,7 @@ final class ChunkReader {
                 long dur = span(p, p.fDuration);
                 String target = p.fTarget >= 0 ? pools.resolve(p.objs[p.fTarget]) : null;
                 long bytes = p.fBytes >= 0 ? p.vals[p.fBytes] : 0;
-                String type = p.type.name.substring(p.type.name.indexOf('.') + 1);
-                rec.io.add(new IoEvent(type, start, start + dur, thread(p, p.fThread), stack(p), target, bytes));
+                rec.io.add(new IoEvent(p.ioType, start, start + dur, thread(p, p.fThread), stack(p), target, bytes));
                 return;
             }
             case SPAN: {
