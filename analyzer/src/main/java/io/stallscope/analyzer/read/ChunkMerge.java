@@ -1,6 +1,6 @@
 package io.stallscope.analyzer.read;
 
-import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.IoEvents;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
@@ -27,8 +27,9 @@ final class ChunkMerge {
         samples.remap(threads, stacks);
         rec.samples.add(samples);
         rec.locks.addAll(chunk.locks, threads, stacks);
-        for (IoEvent e : chunk.io) {
-            rec.io.add(new IoEvent(e.type(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()], e.target(), e.bytes()));
+        IoEvents io = chunk.io;
+        for (int i = 0; i < io.size(); i++) {
+            rec.io.add(io.type(i), io.start(i), io.end(i), thread(threads, io.thread(i)), stacks[io.stack(i)], io.target(i), io.bytes(i));
         }
         for (Span s : chunk.spans) {
             rec.spans.add(new Span(s.type(), s.start(), s.end(), thread(threads, s.thread()), s.op(), s.threadRole(), s.topic(),

@@ -1,6 +1,5 @@
 package io.stallscope.analyzer.read;
 
-import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
@@ -495,7 +494,7 @@ final class ChunkReader {
                 long dur = span(p, p.fDuration);
                 String target = p.fTarget >= 0 ? pools.resolve(p.objs[p.fTarget]) : null;
                 long bytes = p.fBytes >= 0 ? p.vals[p.fBytes] : 0;
-                rec.io.add(new IoEvent(p.ioType, start, start + dur, thread(p, p.fThread), stack(p), target, bytes));
+                rec.io.add(p.ioType, start, start + dur, thread(p, p.fThread), stack(p), target, bytes);
                 return;
             }
             case SPAN: {

@@ -1,0 +1,68 @@
+package io.stallscope.analyzer.model;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The columns give back every event as it was added, in order, past the growth of the arrays. */
+class IoEventsTest {
+    @Test
+    void givesBackWhatWasAdded() {
+        Random random = new Random(7);
+        String[] types = {"FileWrite", "FileRead", "FileForce", "SocketRead", "SocketWrite"};
+        String[] targets = {"/data/a.log", "/data/b.index", null, "broker-2:9092", ""};
+        List<IoEvent> added = new ArrayList<>();
+        IoEvents io = new IoEvents();
+        for (int i = 0; i < 5000; i++) {
+            long start = random.nextLong();
+            IoEvent e = new IoEvent(types[random.nextInt(types.length)], start, start + random.nextInt(1_000_000),
+                    random.nextInt(50) - 1, random.nextInt(1000), targets[random.nextInt(targets.length)], random.nextLong());
+            added.add(e);
+            if (i % 2 == 0) io.add(e);
+            // an equal target that is another String: kept once all the same
+            else io.add(e.type(), e.start(), e.end(), e.thread(), e.stack(), e.target() == null ? null : new String(e.target()), e.bytes());
+        }
+        assertThat(io.size()).isEqualTo(added.size());
+        List<IoEvent> back = new ArrayList<>();
+        io.forEach(back::add);
+        assertThat(back).isEqualTo(added);
+        for (int i = 0; i < added.size(); i++) {
+            IoEvent e = added.get(i);
+            assertThat(io.get(i)).isEqualTo(e);
+            assertThat(io.type(i)).isEqualTo(e.type());
+            assertThat(io.start(i)).isEqualTo(e.start());
+            assertThat(io.end(i)).isEqualTo(e.end());
+            assertThat(io.thread(i)).isEqualTo(e.thread());
+            assertThat(io.stack(i)).isEqualTo(e.stack());
+            assertThat(io.target(i)).isEqualTo(e.target());
+            assertThat(io.bytes(i)).isEqualTo(e.bytes());
+        }
+    }
+
+    @Test
+    void equalWhenTheSameEventsInTheSameOrder() {
+        IoEvents a = new IoEvents();
+        IoEvents b = new IoEvents();
+        assertThat(a).isEqualTo(b).isEmpty();
+        a.add("FileWrite", 1, 2, 0, 3, "/x", 10);
+        a.add("FileForce", 2, 5, 0, 4, "/x", 0);
+        b.add("FileWrite", 1, 2, 0, 3, new String("/x"), 10);
+        assertThat(a).isNotEqualTo(b);
+        b.add("FileForce", 2, 5, 0, 4, "/x", 0);
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    }
+
+    @Test
+    void outOfRangeIsAnError() {
+        IoEvents io = new IoEvents();
+        io.add("FileWrite", 1, 2, 0, 0, null, 1);
+        assertThat(io.target(0)).isNull();
+        assertThatThrownBy(() -> io.start(1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> io.get(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+}
