@@ -74,8 +74,19 @@ public final class IoEvents implements Iterable<IoEvent> {
         return id;
     }
 
+    /**
+     * Room for {@code more} events beyond those held, in one step (a chunk's events merged into the recording's);
+     * by half again at least, so that reserving chunk after chunk copies each event a bounded number of times.
+     */
+    public void reserve(int more) {
+        if (more > 0 && size + more > start.length) resize(Math.max(size + more, start.length + (start.length >> 1)));
+    }
+
     private void grow() {
-        int n = Math.max(16, start.length + (start.length >> 1));
+        resize(Math.max(16, start.length + (start.length >> 1)));
+    }
+
+    private void resize(int n) {
         type = Arrays.copyOf(type, n);
         start = Arrays.copyOf(start, n);
         end = Arrays.copyOf(end, n);

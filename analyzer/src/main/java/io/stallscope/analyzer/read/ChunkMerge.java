@@ -28,6 +28,7 @@ final class ChunkMerge {
         rec.samples.add(samples);
         rec.locks.addAll(chunk.locks, threads, stacks);
         IoEvents io = chunk.io;
+        rec.io.reserve(io.size());
         for (int i = 0; i < io.size(); i++) {
             rec.io.add(io.type(i), io.start(i), io.end(i), thread(threads, io.thread(i)), stacks[io.stack(i)], io.target(i), io.bytes(i));
         }

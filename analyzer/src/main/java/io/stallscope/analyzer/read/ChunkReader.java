@@ -257,6 +257,9 @@ final class ChunkReader {
         plans.forEach((id, p) -> {
             if (id >= 0 && id < fast.length) fast[(int) (long) id] = p;
         });
+        LongIntMap bigIds = new LongIntMap();
+        List<Plan> bigPlans = new ArrayList<>();
+        List<long[]> bigCounts = new ArrayList<>();
         Cursor c = new Cursor(buf, 0, 0);
         c.outerLimit = base + end;
         int pos = HEADER_SIZE;
@@ -277,14 +280,25 @@ final class ChunkReader {
                 break;
             }
             long[] cnt;
+            Plan p;
             if (type >= 0 && type < fast.length) {
                 cnt = fastCounts[(int) type];
                 if (cnt == null) cnt = fastCounts[(int) type] = new long[1];
+                p = fast[(int) type];
             } else {
-                cnt = counts.computeIfAbsent(type, k -> new long[1]);
+                // A JDK's Java-level events (jdk.FileWrite, jdk.SocketRead...) have big type ids: looked up without
+                // boxing the id, which cost a Long or two per event (600 k file writes a minute in a handler storm).
+                int slot = bigIds.get(type, -1);
+                if (slot < 0) {
+                    slot = bigPlans.size();
+                    bigIds.put(type, slot);
+                    bigPlans.add(plans.get(type));
+                    bigCounts.add(counts.computeIfAbsent(type, k -> new long[1]));
+                }
+                cnt = bigCounts.get(slot);
+                p = bigPlans.get(slot);
             }
             cnt[0]++;
-            Plan p = type >= 0 && type < fast.length ? fast[(int) type] : plans.get(type);
             if (p != null) {
                 try {
                     if (p.sampleFields != null) {

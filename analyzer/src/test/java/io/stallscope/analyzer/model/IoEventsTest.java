@@ -58,6 +58,21 @@ class IoEventsTest {
     }
 
     @Test
+    void reservingKeepsTheEvents() {
+        IoEvents io = new IoEvents();
+        for (int chunk = 0; chunk < 50; chunk++) {
+            io.reserve(chunk * 7);
+            for (int i = 0; i < chunk * 7; i++) io.add("FileWrite", chunk, chunk + i, chunk, i, "/c" + chunk, i);
+        }
+        io.reserve(0);
+        int n = 0;
+        for (int chunk = 0; chunk < 50; chunk++) {
+            for (int i = 0; i < chunk * 7; i++, n++) assertThat(io.get(n)).isEqualTo(new IoEvent("FileWrite", chunk, chunk + i, chunk, i, "/c" + chunk, i));
+        }
+        assertThat(io.size()).isEqualTo(n);
+    }
+
+    @Test
     void outOfRangeIsAnError() {
         IoEvents io = new IoEvents();
         io.add("FileWrite", 1, 2, 0, 0, null, 1);
