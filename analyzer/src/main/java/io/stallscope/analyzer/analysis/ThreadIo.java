@@ -10,20 +10,19 @@ import io.stallscope.analyzer.model.IoEvents;
  * recording's columns ({@link IoEvents}); this keeps their numbers and starts.
  */
 final class ThreadIo {
+    private final IoEvents io;
     /** The thread's events' numbers in {@link IoEvents}, by start. */
     private final int[] events;
-    private final long[] starts;
     /** The latest end among events 0..i: never decreasing, unlike the ends themselves (events may nest). */
     private final long[] reach;
 
     /** @param byStart the numbers in {@code io} of the thread's events, sorted by start */
     ThreadIo(IoEvents io, int[] byStart) {
+        this.io = io;
         events = byStart;
-        starts = new long[events.length];
         reach = new long[events.length];
         long latest = Long.MIN_VALUE;
         for (int i = 0; i < events.length; i++) {
-            starts[i] = io.start(events[i]);
             latest = Math.max(latest, io.end(events[i]));
             reach[i] = latest;
         }
@@ -43,6 +42,6 @@ final class ThreadIo {
             if (reach[mid] >= from) hi = mid;
             else lo = mid + 1;
         }
-        return lo < events.length && starts[lo] <= to ? events[lo] : -1;
+        return lo < events.length && io.start(events[lo]) <= to ? events[lo] : -1;
     }
 }

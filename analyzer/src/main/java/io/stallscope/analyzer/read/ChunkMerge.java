@@ -1,6 +1,5 @@
 package io.stallscope.analyzer.read;
 
-import io.stallscope.analyzer.model.IoEvents;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
@@ -27,11 +26,7 @@ final class ChunkMerge {
         samples.remap(threads, stacks);
         rec.samples.add(samples);
         rec.locks.addAll(chunk.locks, threads, stacks);
-        IoEvents io = chunk.io;
-        rec.io.reserve(io.size());
-        for (int i = 0; i < io.size(); i++) {
-            rec.io.add(io.type(i), io.start(i), io.end(i), thread(threads, io.thread(i)), stacks[io.stack(i)], io.target(i), io.bytes(i));
-        }
+        rec.io.addAll(chunk.io, threads, stacks);
         for (Span s : chunk.spans) {
             rec.spans.add(new Span(s.type(), s.start(), s.end(), thread(threads, s.thread()), s.op(), s.threadRole(), s.topic(),
                     s.partition(), s.bytes(), s.path(), s.failed(), s.behind()));

@@ -73,6 +73,20 @@ class IoEventsTest {
     }
 
     @Test
+    void addingAChunkRenumbersItsThreadsAndStacks() {
+        IoEvents rec = new IoEvents();
+        rec.add("FileRead", 1, 2, 0, 1, "/b", 5);
+        IoEvents chunk = new IoEvents();
+        chunk.add("FileWrite", 10, 20, 0, 1, "/a", 100);
+        chunk.add("FileForce", 11, 21, 1, 2, null, 0);
+        chunk.add("FileRead", 12, 22, -1, 0, "/b", 7);
+        rec.addAll(chunk, new int[] {5, 6}, new int[] {0, 40, 41});
+        assertThat(rec).containsExactly(new IoEvent("FileRead", 1, 2, 0, 1, "/b", 5),
+                new IoEvent("FileWrite", 10, 20, 5, 40, "/a", 100), new IoEvent("FileForce", 11, 21, 6, 41, null, 0),
+                new IoEvent("FileRead", 12, 22, -1, 0, "/b", 7));
+    }
+
+    @Test
     void outOfRangeIsAnError() {
         IoEvents io = new IoEvents();
         io.add("FileWrite", 1, 2, 0, 0, null, 1);
