@@ -57,8 +57,19 @@ public final class KafkaThreads {
         return name == null ? null : REPEATED.matcher(name).replaceAll(m -> m.group(1) == null ? "" : m.group(1) + "-");
     }
 
+    /** Roles by thread name, found once: findings ask for the role of a thread per event (a regex search each). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, String> ROLE_OF = new java.util.concurrent.ConcurrentHashMap<>();
+
     public static String role(String name) {
         if (name == null) return OTHER;
+        String role = ROLE_OF.get(name);
+        if (role != null) return role;
+        role = roleByName(name);
+        if (ROLE_OF.size() < 100_000) ROLE_OF.put(name, role);
+        return role;
+    }
+
+    private static String roleByName(String name) {
         if (NETWORK_THREAD.matcher(name).find()) return CONTROLLER_LISTENER.matcher(name).find() ? CONTROLLER : NETWORK;
         if (HANDLER.matcher(name).find()) return REQUEST_HANDLER;
         if (SCHEDULER_THREAD.matcher(name).find()) return SCHEDULER;

@@ -13,7 +13,7 @@ public final class Recording {
     public final Stacks stacks = new Stacks();
     public final Samples samples = new Samples();
     public final LockEvents locks;
-    public final List<IoEvent> io = new ArrayList<>();
+    public final IoEvents io = new IoEvents();
     public final List<Span> spans = new ArrayList<>();
     /** The agent's stallscope.LogDir events: which file system each broker's log dirs are on. */
     public final List<LogDir> logDirs = new ArrayList<>();

@@ -1,6 +1,5 @@
 package io.stallscope.analyzer.read;
 
-import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
@@ -27,9 +26,7 @@ final class ChunkMerge {
         samples.remap(threads, stacks);
         rec.samples.add(samples);
         rec.locks.addAll(chunk.locks, threads, stacks);
-        for (IoEvent e : chunk.io) {
-            rec.io.add(new IoEvent(e.type(), e.start(), e.end(), thread(threads, e.thread()), stacks[e.stack()], e.target(), e.bytes()));
-        }
+        rec.io.addAll(chunk.io, threads, stacks);
         for (Span s : chunk.spans) {
             rec.spans.add(new Span(s.type(), s.start(), s.end(), thread(threads, s.thread()), s.op(), s.threadRole(), s.topic(),
                     s.partition(), s.bytes(), s.path(), s.failed(), s.behind()));

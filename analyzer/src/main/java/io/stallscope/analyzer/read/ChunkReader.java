@@ -1,6 +1,5 @@
 package io.stallscope.analyzer.read;
 
-import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
@@ -143,6 +142,8 @@ final class ChunkReader {
         /** The agent's "blocked behind" fields (issue 41); -1 in events of agents without them. */
         final int fBehindOp, fBehindThread, fBehindOverlap, fScope;
         final boolean nativeSample;
+        /** An I/O event's type without its namespace ("FileWrite"): one String for all the type's events. */
+        final String ioType;
         /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
         final boolean allVarint;
         /** For a sample event whose fields are all varints: what each field is (see {@link #sampleFast}). */
@@ -188,6 +189,7 @@ final class ChunkReader {
             fBehindOverlap = t.field("behindOverlapMs");
             fScope = t.field("scope");
             nativeSample = t.name.equals("jdk.NativeMethodSample");
+            ioType = t.name.substring(t.name.indexOf('.') + 1);
             boolean v = true;
             for (JfrType.JfrField f : t.fields) {
                 if (f.array || !(f.constantPool || f.type.kind == JfrType.Kind.VARINT)) v = false;
@@ -255,6 +257,9 @@ final class ChunkReader {
         plans.forEach((id, p) -> {
             if (id >= 0 && id < fast.length) fast[(int) (long) id] = p;
         });
+        LongIntMap bigIds = new LongIntMap();
+        List<Plan> bigPlans = new ArrayList<>();
+        List<long[]> bigCounts = new ArrayList<>();
         Cursor c = new Cursor(buf, 0, 0);
         c.outerLimit = base + end;
         int pos = HEADER_SIZE;
@@ -275,14 +280,25 @@ final class ChunkReader {
                 break;
             }
             long[] cnt;
+            Plan p;
             if (type >= 0 && type < fast.length) {
                 cnt = fastCounts[(int) type];
                 if (cnt == null) cnt = fastCounts[(int) type] = new long[1];
+                p = fast[(int) type];
             } else {
-                cnt = counts.computeIfAbsent(type, k -> new long[1]);
+                // A JDK's Java-level events (jdk.FileWrite, jdk.SocketRead...) have big type ids: looked up without
+                // boxing the id, which cost a Long or two per event (600 k file writes a minute in a handler storm).
+                int slot = bigIds.get(type, -1);
+                if (slot < 0) {
+                    slot = bigPlans.size();
+                    bigIds.put(type, slot);
+                    bigPlans.add(plans.get(type));
+                    bigCounts.add(counts.computeIfAbsent(type, k -> new long[1]));
+                }
+                cnt = bigCounts.get(slot);
+                p = bigPlans.get(slot);
             }
             cnt[0]++;
-            Plan p = type >= 0 && type < fast.length ? fast[(int) type] : plans.get(type);
             if (p != null) {
                 try {
                     if (p.sampleFields != null) {
@@ -492,8 +508,7 @@ final class ChunkReader {
                 long dur = span(p, p.fDuration);
                 String target = p.fTarget >= 0 ? pools.resolve(p.objs[p.fTarget]) : null;
                 long bytes = p.fBytes >= 0 ? p.vals[p.fBytes] : 0;
-                String type = p.type.name.substring(p.type.name.indexOf('.') + 1);
-                rec.io.add(new IoEvent(type, start, start + dur, thread(p, p.fThread), stack(p), target, bytes));
+                rec.io.add(p.ioType, start, start + dur, thread(p, p.fThread), stack(p), target, bytes);
                 return;
             }
             case SPAN: {

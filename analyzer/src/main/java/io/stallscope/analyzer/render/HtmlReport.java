@@ -329,8 +329,9 @@ public final class HtmlReport {
             n.put("label", s.opName() + " " + Durations.text(s.duration()) + (s.topicPartition() == null ? "" : " " + s.topicPartition()));
         }
         ArrayNode io = d.putArray("io");
-        for (IoEvent e : rec.io) {
-            if (e.end() < from || e.start() > to || io.size() > WAIT_BUDGET) continue;
+        for (int i = 0; i < rec.io.size() && io.size() <= WAIT_BUDGET; i++) {
+            if (rec.io.end(i) < from || rec.io.start(i) > to) continue;
+            IoEvent e = rec.io.get(i);
             io.addObject().put("th", e.thread()).put("s", Durations.ms(e.start() - origin)).put("e", Durations.ms(e.end() - origin)).put("type", e.type());
         }
         ObjectNode flames = d.putObject("flames");

@@ -4,7 +4,6 @@ import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ThreadView;
-import io.stallscope.analyzer.model.IoEvent;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.Span;
@@ -40,8 +39,8 @@ record TimelineSample(long waits, long waitsShown, long samples, int sampleStrid
             if (s.end() >= from && s.start() <= to) spans++;
         }
         long io = 0;
-        for (IoEvent e : rec.io) {
-            if (e.end() >= from && e.start() <= to) io++;
+        for (int i = 0; i < rec.io.size(); i++) {
+            if (rec.io.end(i) >= from && rec.io.start(i) <= to) io++;
         }
         return new TimelineSample(waits, Math.min(a.waits().size(), WAIT_BUDGET), samples, stride, spans,
                 Math.min(spans, WAIT_BUDGET), io, Math.min(io, WAIT_BUDGET + 1));

@@ -64,14 +64,31 @@ class LauncherIT {
 
     @Test
     void runsTheParallelCollectorUnlessTheOptionsPickOne() throws Exception {
-        String fixture = Fixtures.file("async-profiler-3.0-wall-20ms.jfr").toString();
-        Result byDefault = launchWith("-XX:+PrintCommandLineFlags", "report", fixture);
-        assertThat(byDefault.code()).as(byDefault.err()).isZero();
+        // Sparse: 40 MB by its size, no disk used; not a recording, so the report fails after the flags are printed.
+        Path mid = dir.resolve("mid.jfr");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(mid.toFile(), "rw")) {
+            f.setLength(40L << 20);
+        }
+        Result byDefault = launchWith("-XX:+PrintCommandLineFlags", "report", mid.toString());
         assertThat(byDefault.out()).contains("-XX:+UseParallelGC");
         // The JVM refuses two collectors: the user's must be the only one.
-        Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:+UseSerialGC", "report", fixture);
-        assertThat(chosen.code()).as(chosen.err()).isZero();
-        assertThat(chosen.out()).contains("-XX:+UseSerialGC").doesNotContain("-XX:+UseParallelGC");
+        Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:+UseG1GC", "report", mid.toString());
+        assertThat(chosen.out()).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseParallelGC");
+    }
+
+    @Test
+    void runsTheSerialCollectorFromASmallHeapBelow32Mb() throws Exception {
+        String fixture = Fixtures.file("async-profiler-3.0-wall-20ms.jfr").toString();
+        Result small = launchWith("-XX:+PrintCommandLineFlags", "report", fixture);
+        assertThat(small.code()).as(small.err()).isZero();
+        assertThat(small.out()).contains("-XX:+UseSerialGC", "-XX:InitialHeapSize=16777216").doesNotContain("-XX:+UseParallelGC");
+        // The options' own start heap or collector wins.
+        Result ownHeap = launchWith("-XX:+PrintCommandLineFlags -Xms64m", "report", fixture);
+        assertThat(ownHeap.code()).as(ownHeap.err()).isZero();
+        assertThat(ownHeap.out()).contains("-XX:+UseSerialGC", "-XX:InitialHeapSize=67108864");
+        Result ownCollector = launchWith("-XX:+PrintCommandLineFlags -XX:+UseParallelGC", "report", fixture);
+        assertThat(ownCollector.code()).as(ownCollector.err()).isZero();
+        assertThat(ownCollector.out()).contains("-XX:+UseParallelGC").doesNotContain("-XX:+UseSerialGC", "InitialHeapSize=16777216");
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.stallscope.analyzer.analysis.stacks.IoOp;
 import io.stallscope.analyzer.analysis.waits.Holder;
 import io.stallscope.analyzer.analysis.waits.Wait;
 import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.IoEvents;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.ThreadInfo;
@@ -290,10 +291,7 @@ public final class FindingDetector {
         long fsyncAt = Long.MAX_VALUE;
         long unmapAt = Long.MAX_VALUE;
 
-        Map<Integer, List<IoEvent>> io = new HashMap<>();
-        for (IoEvent e : rec.io) {
-            if (e.thread() >= 0 && e.end() >= o.from() && e.start() <= o.to()) io.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
-        }
+        int[][] io = ioInView(rec.io, rec.threads.size(), o.from(), o.to());
         for (ThreadInfo t : rec.threads) {
             if (!o.threadMatches(t.name()) || KafkaThreads.isTool(t.name())) continue;
             String role = KafkaThreads.role(t.name());
@@ -319,17 +317,22 @@ public final class FindingDetector {
                 if (op == IoOp.FSYNC && roll(stack)) threadRoll = true;
                 if (index) indexWork = true;
             }
-            for (IoEvent e : io.getOrDefault(t.id(), List.of())) {
-                IoOp op = e.type().equals("FileForce") ? IoOp.FSYNC : e.type().equals("FileRead") ? IoOp.FILE_READ
-                        : e.type().equals("FileWrite") ? IoOp.WRITE : IoOp.SOCKET;
+            for (int e : t.id() < io.length && io[t.id()] != null ? io[t.id()] : new int[0]) {
+                IoEvents ev = rec.io;
+                String type = ev.type(e);
+                IoOp op = type.equals("FileForce") ? IoOp.FSYNC : type.equals("FileRead") ? IoOp.FILE_READ
+                        : type.equals("FileWrite") ? IoOp.WRITE : IoOp.SOCKET;
                 if (!op.storage()) continue;
+                long start = ev.start(e);
+                long end = ev.end(e);
+                int stack = ev.stack(e);
                 long[] tv = time.computeIfAbsent(op, k -> new long[] {0, 0, Long.MAX_VALUE});
-                tv[0] += e.end() - e.start();
-                tv[2] = Math.min(tv[2], e.start());
+                tv[0] += end - start;
+                tv[2] = Math.min(tv[2], start);
                 tv[1] += MIN_SAMPLES; // a recorded event passed JFR's threshold: it counts as seen
-                if (e.stack() > 0) stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(e.stack(), 1L, Long::sum);
-                when.computeIfAbsent(op, k -> new ArrayList<>()).add(new long[] {e.start(), e.end(), Harm.RECORDED_WAIT});
-                if (op == IoOp.FSYNC && roll(e.stack())) threadRoll = true;
+                if (stack > 0) stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, 1L, Long::sum);
+                when.computeIfAbsent(op, k -> new ArrayList<>()).add(new long[] {start, end, Harm.RECORDED_WAIT});
+                if (op == IoOp.FSYNC && roll(stack)) threadRoll = true;
             }
 
             if (role.equals(KafkaThreads.NETWORK)) {
@@ -476,5 +479,27 @@ public final class FindingDetector {
         HarmMeter harm = new HarmMeter(rec);
         for (Wait w : waitsOf(first.key)) harm.add(w.thread, w.start, w.end, source(w));
         out.add(new Finding(Finding.CONTENDED_LOCKS, summary, threads, evidence, first.totalWaitNanos).at(first.longestWaitStart).with(harm.measure()));
+    }
+
+    /**
+     * The numbers in {@code io} of each thread's events overlapping [from, to], in the recording's order, by thread
+     * id (null: none): numbers into the columns, not an {@link IoEvent} each (a minute of a handler storm has 678 k).
+     */
+    private static int[][] ioInView(IoEvents io, int threads, long from, long to) {
+        int[] count = new int[threads];
+        for (int i = 0; i < io.size(); i++) {
+            int t = io.thread(i);
+            if (t >= 0 && t < threads && io.end(i) >= from && io.start(i) <= to) count[t]++;
+        }
+        int[][] out = new int[threads][];
+        for (int t = 0; t < threads; t++) {
+            if (count[t] > 0) out[t] = new int[count[t]];
+            count[t] = 0;
+        }
+        for (int i = 0; i < io.size(); i++) {
+            int t = io.thread(i);
+            if (t >= 0 && t < threads && io.end(i) >= from && io.start(i) <= to) out[t][count[t]++] = i;
+        }
+        return out;
     }
 }

@@ -195,8 +195,10 @@ final class WriteBehindSendfile {
                         s.partition(), "agent span " + s.type()));
             }
         }
-        for (IoEvent e : rec.io) {
-            if (!e.type().equals("FileWrite") || e.thread() < 0 || e.end() - e.start() < MIN_WRITE_NANOS || empty(e.target())
+        for (int i = 0; i < rec.io.size(); i++) {
+            if (!rec.io.type(i).equals("FileWrite")) continue; // most events, of no other kind: no IoEvent made for them
+            IoEvent e = rec.io.get(i);
+            if (e.thread() < 0 || e.end() - e.start() < MIN_WRITE_NANOS || empty(e.target())
                     || tool(e.thread()) || !handler(e.thread(), null) || !inView(e.start(), e.end())) {
                 continue;
             }
@@ -219,8 +221,10 @@ final class WriteBehindSendfile {
                 out.add(new Read(s.thread(), s.path(), s.start(), s.end(), s.opName(), "agent span " + s.type(), 0, 0));
             }
         }
-        for (IoEvent e : rec.io) {
-            if (e.type().equals("FileRead") && e.thread() >= 0 && !empty(e.target()) && !tool(e.thread())) {
+        for (int i = 0; i < rec.io.size(); i++) {
+            if (!rec.io.type(i).equals("FileRead")) continue;
+            IoEvent e = rec.io.get(i);
+            if (e.thread() >= 0 && !empty(e.target()) && !tool(e.thread())) {
                 out.add(new Read(e.thread(), e.target(), e.start(), e.end(), "read", "jdk.FileRead", 0, e.stack()));
             }
         }

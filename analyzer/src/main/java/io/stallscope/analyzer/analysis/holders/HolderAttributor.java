@@ -6,9 +6,11 @@ import io.stallscope.analyzer.analysis.stacks.StackClassifier;
 import io.stallscope.analyzer.analysis.waits.Holder;
 import io.stallscope.analyzer.analysis.waits.Wait;
 import io.stallscope.analyzer.model.IoEvent;
+import io.stallscope.analyzer.model.IoEvents;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Samples;
 import io.stallscope.analyzer.model.ThreadInfo;
+import io.stallscope.analyzer.util.IndexSort;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,14 +52,27 @@ public final class HolderAttributor {
         this.ioByThread = new HashMap<>();
         this.sites = SiteIndex.build(rec, classifier, intervals, siteMethods);
         for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
-        Map<Integer, List<IoEvent>> io = new HashMap<>();
-        for (IoEvent e : rec.io) {
-            if (e.thread() >= 0) io.computeIfAbsent(e.thread(), k -> new ArrayList<>()).add(e);
+        // Each thread's events' numbers, in the recording's order, then by start (ties in that order).
+        IoEvents io = rec.io;
+        int[] count = new int[rec.threads.size()];
+        for (int i = 0; i < io.size(); i++) {
+            int t = io.thread(i);
+            if (t >= 0 && t < count.length) count[t]++;
         }
-        io.forEach((t, l) -> {
-            l.sort(Comparator.comparingLong(IoEvent::start));
-            ioByThread.put(t, new ThreadIo(l));
-        });
+        int[][] byThread = new int[count.length][];
+        for (int t = 0; t < count.length; t++) {
+            if (count[t] > 0) byThread[t] = new int[count[t]];
+            count[t] = 0;
+        }
+        for (int i = 0; i < io.size(); i++) {
+            int t = io.thread(i);
+            if (t >= 0 && t < count.length) byThread[t][count[t]++] = i;
+        }
+        for (int t = 0; t < byThread.length; t++) {
+            if (byThread[t] == null) continue;
+            IndexSort.stable(byThread[t], io::start);
+            ioByThread.put(t, new ThreadIo(io, byThread[t]));
+        }
     }
 
     private HolderAttributor(HolderAttributor shared) {
@@ -280,7 +295,8 @@ public final class HolderAttributor {
     /** A recorded file or socket operation of {@code t} overlapping the window, or null. */
     private IoEvent ioEvent(int t, long from, long to) {
         ThreadIo events = ioByThread.get(t);
-        return events == null ? null : events.firstOverlapping(from, to);
+        int i = events == null ? -1 : events.firstOverlapping(from, to);
+        return i < 0 ? null : rec.io.get(i);
     }
 
     private static IoOp opOf(IoEvent e) {

@@ -1,0 +1,212 @@
+package io.stallscope.analyzer.model;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * A recording's file and socket operations (jdk.FileWrite, jdk.FileForce, jdk.SocketRead...), in columns: a JDK
+ * recording of busy request handlers holds hundreds of thousands of them (678 k in a minute of 48 handlers appending
+ * under one lock), and an {@link IoEvent} object each, with the lists that grouped them by thread, was the largest
+ * part of the heap. Types and targets are kept once each and referred to by number. {@link #get} and the iterator
+ * still hand out {@link IoEvent}s, made on the way out, for code that reads few of them.
+ */
+public final class IoEvents implements Iterable<IoEvent> {
+    private final List<String> typeNames = new ArrayList<>();
+    private final Map<String, Integer> typeIds = new HashMap<>();
+    private final List<String> targetNames = new ArrayList<>();
+    private final Map<String, Integer> targetIds = new HashMap<>();
+    private byte[] type = new byte[0];
+    private long[] start = new long[0];
+    private long[] end = new long[0];
+    private long[] bytes = new long[0];
+    private int[] thread = new int[0];
+    private int[] stack = new int[0];
+    /** Index into targetNames; -1 for none (null). */
+    private int[] target = new int[0];
+    private int size;
+    /** The last target added and its number: a storm's events name the same file one after the other. */
+    private String lastTarget;
+    private int lastTargetId = -1;
+
+    public void add(IoEvent e) {
+        add(e.type(), e.start(), e.end(), e.thread(), e.stack(), e.target(), e.bytes());
+    }
+
+    public void add(String type, long start, long end, int thread, int stack, String target, long bytes) {
+        if (size == this.start.length) grow();
+        this.type[size] = typeId(type);
+        this.start[size] = start;
+        this.end[size] = end;
+        this.thread[size] = thread;
+        this.stack[size] = stack;
+        this.target[size] = targetId(target);
+        this.bytes[size] = bytes;
+        size++;
+    }
+
+    /**
+     * Appends every event of {@code chunk} (a chunk's own, read apart), with its thread {@code t} as
+     * {@code threads[t]} (-1 stays -1) and its stack {@code s} as {@code stacks[s]}: a chunk's types and targets are
+     * looked up here once each, not once per event (a path compared in full for each of millions of writes).
+     */
+    public void addAll(IoEvents chunk, int[] threads, int[] stacks) {
+        reserve(chunk.size);
+        byte[] types = new byte[chunk.typeNames.size()];
+        for (int i = 0; i < types.length; i++) types[i] = typeId(chunk.typeNames.get(i));
+        int[] targets = new int[chunk.targetNames.size()];
+        for (int i = 0; i < targets.length; i++) targets[i] = targetId(chunk.targetNames.get(i));
+        for (int i = 0; i < chunk.size; i++) {
+            int n = size++;
+            int t = chunk.thread[i];
+            int tg = chunk.target[i];
+            type[n] = types[chunk.type[i]];
+            start[n] = chunk.start[i];
+            end[n] = chunk.end[i];
+            thread[n] = t < 0 ? t : threads[t];
+            stack[n] = stacks[chunk.stack[i]];
+            target[n] = tg < 0 ? -1 : targets[tg];
+            bytes[n] = chunk.bytes[i];
+        }
+    }
+
+    private byte typeId(String name) {
+        Integer id = typeIds.get(name);
+        if (id == null) {
+            if (typeNames.size() == 256) throw new IllegalStateException("more than 256 I/O event types");
+            id = typeNames.size();
+            typeNames.add(name);
+            typeIds.put(name, id);
+        }
+        return (byte) (int) id;
+    }
+
+    private int targetId(String name) {
+        if (name == null) return -1;
+        if (name == lastTarget) return lastTargetId;
+        Integer id = targetIds.get(name);
+        if (id == null) {
+            id = targetNames.size();
+            targetNames.add(name);
+            targetIds.put(name, id);
+        }
+        lastTarget = name;
+        lastTargetId = id;
+        return id;
+    }
+
+    /**
+     * Room for {@code more} events beyond those held, in one step (a chunk's events merged into the recording's);
+     * by half again at least, so that reserving chunk after chunk copies each event a bounded number of times.
+     */
+    public void reserve(int more) {
+        if (more > 0 && size + more > start.length) resize(Math.max(size + more, start.length + (start.length >> 1)));
+    }
+
+    private void grow() {
+        resize(Math.max(16, start.length + (start.length >> 1)));
+    }
+
+    private void resize(int n) {
+        type = Arrays.copyOf(type, n);
+        start = Arrays.copyOf(start, n);
+        end = Arrays.copyOf(end, n);
+        bytes = Arrays.copyOf(bytes, n);
+        thread = Arrays.copyOf(thread, n);
+        stack = Arrays.copyOf(stack, n);
+        target = Arrays.copyOf(target, n);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    /** "FileWrite", "FileForce", "SocketRead"...: the event type without its namespace. */
+    public String type(int i) {
+        return typeNames.get(type[check(i)]);
+    }
+
+    public long start(int i) {
+        return start[check(i)];
+    }
+
+    public long end(int i) {
+        return end[check(i)];
+    }
+
+    public int thread(int i) {
+        return thread[check(i)];
+    }
+
+    public int stack(int i) {
+        return stack[check(i)];
+    }
+
+    /** The path or host, or null. */
+    public String target(int i) {
+        int t = target[check(i)];
+        return t < 0 ? null : targetNames.get(t);
+    }
+
+    public long bytes(int i) {
+        return bytes[check(i)];
+    }
+
+    public IoEvent get(int i) {
+        check(i);
+        return new IoEvent(type(i), start[i], end[i], thread[i], stack[i], target(i), bytes[i]);
+    }
+
+    private int check(int i) {
+        if (i < 0 || i >= size) throw new IndexOutOfBoundsException("I/O event " + i + " of " + size);
+        return i;
+    }
+
+    @Override
+    public Iterator<IoEvent> iterator() {
+        return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                return next < size;
+            }
+
+            @Override
+            public IoEvent next() {
+                if (next >= size) throw new NoSuchElementException();
+                return get(next++);
+            }
+        };
+    }
+
+    /** The same events in the same order. */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof IoEvents other) || other.size != size) return false;
+        for (int i = 0; i < size; i++) {
+            if (!get(i).equals(other.get(i))) return false;
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = size;
+        for (int i = 0; i < size; i++) h = h * 31 + get(i).hashCode();
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return size + " I/O events";
+    }
+}

@@ -1,0 +1,97 @@
+package io.stallscope.analyzer.model;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The columns give back every event as it was added, in order, past the growth of the arrays. */
+class IoEventsTest {
+    @Test
+    void givesBackWhatWasAdded() {
+        Random random = new Random(7);
+        String[] types = {"FileWrite", "FileRead", "FileForce", "SocketRead", "SocketWrite"};
+        String[] targets = {"/data/a.log", "/data/b.index", null, "broker-2:9092", ""};
+        List<IoEvent> added = new ArrayList<>();
+        IoEvents io = new IoEvents();
+        for (int i = 0; i < 5000; i++) {
+            long start = random.nextLong();
+            IoEvent e = new IoEvent(types[random.nextInt(types.length)], start, start + random.nextInt(1_000_000),
+                    random.nextInt(50) - 1, random.nextInt(1000), targets[random.nextInt(targets.length)], random.nextLong());
+            added.add(e);
+            if (i % 2 == 0) io.add(e);
+            // an equal target that is another String: kept once all the same
+            else io.add(e.type(), e.start(), e.end(), e.thread(), e.stack(), e.target() == null ? null : new String(e.target()), e.bytes());
+        }
+        assertThat(io.size()).isEqualTo(added.size());
+        List<IoEvent> back = new ArrayList<>();
+        io.forEach(back::add);
+        assertThat(back).isEqualTo(added);
+        for (int i = 0; i < added.size(); i++) {
+            IoEvent e = added.get(i);
+            assertThat(io.get(i)).isEqualTo(e);
+            assertThat(io.type(i)).isEqualTo(e.type());
+            assertThat(io.start(i)).isEqualTo(e.start());
+            assertThat(io.end(i)).isEqualTo(e.end());
+            assertThat(io.thread(i)).isEqualTo(e.thread());
+            assertThat(io.stack(i)).isEqualTo(e.stack());
+            assertThat(io.target(i)).isEqualTo(e.target());
+            assertThat(io.bytes(i)).isEqualTo(e.bytes());
+        }
+    }
+
+    @Test
+    void equalWhenTheSameEventsInTheSameOrder() {
+        IoEvents a = new IoEvents();
+        IoEvents b = new IoEvents();
+        assertThat(a).isEqualTo(b).isEmpty();
+        a.add("FileWrite", 1, 2, 0, 3, "/x", 10);
+        a.add("FileForce", 2, 5, 0, 4, "/x", 0);
+        b.add("FileWrite", 1, 2, 0, 3, new String("/x"), 10);
+        assertThat(a).isNotEqualTo(b);
+        b.add("FileForce", 2, 5, 0, 4, "/x", 0);
+        assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    }
+
+    @Test
+    void reservingKeepsTheEvents() {
+        IoEvents io = new IoEvents();
+        for (int chunk = 0; chunk < 50; chunk++) {
+            io.reserve(chunk * 7);
+            for (int i = 0; i < chunk * 7; i++) io.add("FileWrite", chunk, chunk + i, chunk, i, "/c" + chunk, i);
+        }
+        io.reserve(0);
+        int n = 0;
+        for (int chunk = 0; chunk < 50; chunk++) {
+            for (int i = 0; i < chunk * 7; i++, n++) assertThat(io.get(n)).isEqualTo(new IoEvent("FileWrite", chunk, chunk + i, chunk, i, "/c" + chunk, i));
+        }
+        assertThat(io.size()).isEqualTo(n);
+    }
+
+    @Test
+    void addingAChunkRenumbersItsThreadsAndStacks() {
+        IoEvents rec = new IoEvents();
+        rec.add("FileRead", 1, 2, 0, 1, "/b", 5);
+        IoEvents chunk = new IoEvents();
+        chunk.add("FileWrite", 10, 20, 0, 1, "/a", 100);
+        chunk.add("FileForce", 11, 21, 1, 2, null, 0);
+        chunk.add("FileRead", 12, 22, -1, 0, "/b", 7);
+        rec.addAll(chunk, new int[] {5, 6}, new int[] {0, 40, 41});
+        assertThat(rec).containsExactly(new IoEvent("FileRead", 1, 2, 0, 1, "/b", 5),
+                new IoEvent("FileWrite", 10, 20, 5, 40, "/a", 100), new IoEvent("FileForce", 11, 21, 6, 41, null, 0),
+                new IoEvent("FileRead", 12, 22, -1, 0, "/b", 7));
+    }
+
+    @Test
+    void outOfRangeIsAnError() {
+        IoEvents io = new IoEvents();
+        io.add("FileWrite", 1, 2, 0, 0, null, 1);
+        assertThat(io.target(0)).isNull();
+        assertThatThrownBy(() -> io.start(1)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThatThrownBy(() -> io.get(-1)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+}
