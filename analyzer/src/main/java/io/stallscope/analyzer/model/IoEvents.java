@@ -134,6 +134,30 @@ public final class IoEvents implements Iterable<IoEvent> {
         return typeNames.get(type[check(i)]);
     }
 
+    /**
+     * The number of event {@code i}'s type, as {@link #typeNumber(String)} gives it: code that goes through every
+     * event for one type compares numbers, not the type's name per event.
+     */
+    public int typeNumber(int i) {
+        return type[check(i)] & 0xff;
+    }
+
+    /** The number of the type named {@code name} (as {@link #type} spells it) among these events, or -1 if none has it. */
+    public int typeNumber(String name) {
+        Integer id = typeIds.get(name);
+        return id == null ? -1 : id;
+    }
+
+    /** The name of type number {@code number}, as {@link #type} spells it. */
+    public String typeName(int number) {
+        return typeNames.get(number);
+    }
+
+    /** How many types the events have: every {@link #typeNumber(int)} is below it. */
+    public int typeCount() {
+        return typeNames.size();
+    }
+
     public long start(int i) {
         return start[check(i)];
     }

@@ -45,6 +45,26 @@ class IoEventsTest {
     }
 
     @Test
+    void typeNumbersNameTheTypes() {
+        Random random = new Random(11);
+        String[] types = {"FileWrite", "FileRead", "FileForce", "SocketRead", "SocketWrite"};
+        IoEvents io = new IoEvents();
+        for (int i = 0; i < 1000; i++) io.add(types[random.nextInt(types.length)], i, i + 1, 0, 0, null, 0);
+        assertThat(io.typeCount()).isEqualTo(types.length);
+        for (int i = 0; i < io.size(); i++) {
+            int n = io.typeNumber(i);
+            assertThat(n).isBetween(0, io.typeCount() - 1);
+            assertThat(io.typeName(n)).isEqualTo(io.type(i));
+            assertThat(io.typeNumber(io.type(i))).isEqualTo(n);
+        }
+        assertThat(io.typeNumber("SocketConnect")).as("no event of it").isEqualTo(-1);
+        IoEvents merged = new IoEvents();
+        merged.add("SocketRead", 0, 1, 0, 0, null, 0);
+        merged.addAll(io, new int[] {0}, new int[] {0});
+        for (int i = 0; i < merged.size(); i++) assertThat(merged.typeName(merged.typeNumber(i))).isEqualTo(merged.type(i));
+    }
+
+    @Test
     void equalWhenTheSameEventsInTheSameOrder() {
         IoEvents a = new IoEvents();
         IoEvents b = new IoEvents();

@@ -60,8 +60,16 @@ public final class FindingDetector {
         if (waitsByLock == null) {
             waitsByLock = new HashMap<>();
             Options o = a.options();
+            // Waits of one lock come in runs (a storm's 119 k are nearly all on one): the map only when the key changes.
+            String lastKey = null;
+            List<Wait> last = null;
             for (Wait w : a.waits()) {
-                if (w.end >= o.from() && w.start <= o.to()) waitsByLock.computeIfAbsent(w.lockKey, k -> new ArrayList<>()).add(w);
+                if (w.end < o.from() || w.start > o.to()) continue;
+                if (w.lockKey != lastKey) {
+                    lastKey = w.lockKey;
+                    last = waitsByLock.computeIfAbsent(lastKey, k -> new ArrayList<>());
+                }
+                last.add(w);
             }
         }
         return waitsByLock.getOrDefault(lockKey, List.of());
@@ -194,10 +202,15 @@ public final class FindingDetector {
                     .thenComparing(Map.Entry::getKey)).limit(8)
                     .forEach(w -> evidence.add("waiter " + rec.threadName(w.getKey()) + " waited " + Durations.text(w.getValue())));
             HarmMeter harm = new HarmMeter(rec);
-            java.util.Set<Integer> holding = new java.util.HashSet<>();
-            holders.forEach(e -> holding.add(e.thread));
+            // By thread id, for a look-up per wait (a boxed set's was a third of this loop).
+            boolean[] holding = new boolean[holders.stream().mapToInt(e -> e.thread).max().getAsInt() + 1];
+            holders.forEach(e -> {
+                if (e.thread >= 0) holding[e.thread] = true;
+            });
             for (Wait w : waitsOf(c.key)) {
-                if (w.holder != null && w.holder.op().storage() && holding.contains(w.holder.thread())) harm.add(w.thread, w.start, w.end, source(w));
+                if (w.holder == null) continue;
+                int t = w.holder.thread();
+                if (t >= 0 && t < holding.length && holding[t] && w.holder.op().storage()) harm.add(w.thread, w.start, w.end, source(w));
             }
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("chain", chain.links());
@@ -291,7 +304,13 @@ public final class FindingDetector {
         long fsyncAt = Long.MAX_VALUE;
         long unmapAt = Long.MAX_VALUE;
 
-        int[][] io = ioInView(rec.io, rec.threads.size(), o.from(), o.to());
+        // Recorded events become fsync (jdk.FileForce), a file read (jdk.FileRead), write(2) (jdk.FileWrite) or a socket
+        // call. Only fsync and file reads make findings here: a socket call is not storage, and no finding below reads a
+        // thread's time in write(2) (a write stalled behind a read is WriteBehindSendfile's). Those are most events (678 k
+        // jdk.FileWrite in a minute of a handler storm), so they are left out by their type's number, before any work.
+        IoOp[] opOfType = new IoOp[rec.io.typeCount()];
+        for (int k = 0; k < opOfType.length; k++) opOfType[k] = eventOp(rec.io.typeName(k));
+        int[][] io = ioInView(rec.io, rec.threads.size(), o.from(), o.to(), opOfType);
         for (ThreadInfo t : rec.threads) {
             if (!o.threadMatches(t.name()) || KafkaThreads.isTool(t.name())) continue;
             String role = KafkaThreads.role(t.name());
@@ -308,6 +327,8 @@ public final class FindingDetector {
                 boolean index = indexWork(stack);
                 if (index && op == IoOp.NONE) op = IoOp.MUNMAP;
                 if (!op.storage()) continue;
+                if (index) indexWork = true;
+                if (op == IoOp.WRITE) continue; // as with the events below: no finding here reads it
                 long[] tv = time.computeIfAbsent(op, k -> new long[] {0, 0, Long.MAX_VALUE});
                 tv[0] += c.weight() * interval;
                 tv[1] += c.weight();
@@ -315,14 +336,10 @@ public final class FindingDetector {
                 stacks.computeIfAbsent(op, k -> new HashMap<>()).merge(stack, (long) c.weight(), Long::sum);
                 when.computeIfAbsent(op, k -> new ArrayList<>()).add(new long[] {c.time(), c.time() + c.weight() * interval, Harm.SAMPLES});
                 if (op == IoOp.FSYNC && roll(stack)) threadRoll = true;
-                if (index) indexWork = true;
             }
             for (int e : t.id() < io.length && io[t.id()] != null ? io[t.id()] : new int[0]) {
                 IoEvents ev = rec.io;
-                String type = ev.type(e);
-                IoOp op = type.equals("FileForce") ? IoOp.FSYNC : type.equals("FileRead") ? IoOp.FILE_READ
-                        : type.equals("FileWrite") ? IoOp.WRITE : IoOp.SOCKET;
-                if (!op.storage()) continue;
+                IoOp op = opOfType[ev.typeNumber(e)];
                 long start = ev.start(e);
                 long end = ev.end(e);
                 int stack = ev.stack(e);
@@ -482,14 +499,17 @@ public final class FindingDetector {
     }
 
     /**
-     * The numbers in {@code io} of each thread's events overlapping [from, to], in the recording's order, by thread
-     * id (null: none): numbers into the columns, not an {@link IoEvent} each (a minute of a handler storm has 678 k).
+     * The numbers in {@code io} of each thread's fsync and file-read events ({@code opOfType} by type number)
+     * overlapping [from, to], in the recording's order, by thread id (null: none): numbers into the columns, not an
+     * {@link IoEvent} each (a minute of a handler storm has 678 k events, nearly all of them writes, which are left out).
      */
-    private static int[][] ioInView(IoEvents io, int threads, long from, long to) {
+    static int[][] ioInView(IoEvents io, int threads, long from, long to, IoOp[] opOfType) {
+        boolean[] kept = new boolean[opOfType.length];
+        for (int k = 0; k < kept.length; k++) kept[k] = opOfType[k] == IoOp.FSYNC || opOfType[k] == IoOp.FILE_READ;
         int[] count = new int[threads];
         for (int i = 0; i < io.size(); i++) {
             int t = io.thread(i);
-            if (t >= 0 && t < threads && io.end(i) >= from && io.start(i) <= to) count[t]++;
+            if (kept[io.typeNumber(i)] && t >= 0 && t < threads && io.end(i) >= from && io.start(i) <= to) count[t]++;
         }
         int[][] out = new int[threads][];
         for (int t = 0; t < threads; t++) {
@@ -498,8 +518,14 @@ public final class FindingDetector {
         }
         for (int i = 0; i < io.size(); i++) {
             int t = io.thread(i);
-            if (t >= 0 && t < threads && io.end(i) >= from && io.start(i) <= to) out[t][count[t]++] = i;
+            if (kept[io.typeNumber(i)] && t >= 0 && t < threads && io.end(i) >= from && io.start(i) <= to) out[t][count[t]++] = i;
         }
         return out;
+    }
+
+    /** The call a recorded I/O event of type {@code type} ("FileForce"...) shows its thread in. */
+    static IoOp eventOp(String type) {
+        return type.equals("FileForce") ? IoOp.FSYNC : type.equals("FileRead") ? IoOp.FILE_READ
+                : type.equals("FileWrite") ? IoOp.WRITE : IoOp.SOCKET;
     }
 }

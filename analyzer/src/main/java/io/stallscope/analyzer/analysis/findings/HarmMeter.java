@@ -31,7 +31,18 @@ final class HarmMeter {
 
     /** Thread {@code thread} stalled over [start, end], as read from {@code source} (a {@link Harm} bit). */
     void add(int thread, long start, long end, int source) {
-        add(thread, start, end, source, RequestPath.on(rec.threadName(thread)));
+        add(thread, start, end, source, onPath(thread));
+    }
+
+    /** Per thread id: 0 not yet looked at, 1 on the request path, 2 not. A finding adds a wait or event each. */
+    private byte[] onPath = new byte[0];
+
+    private boolean onPath(int thread) {
+        if (thread < 0) return false;
+        if (thread >= onPath.length) onPath = Arrays.copyOf(onPath, Math.max(thread + 1, rec.threads.size()));
+        byte b = onPath[thread];
+        if (b == 0) onPath[thread] = b = (byte) (RequestPath.on(rec.threadName(thread)) ? 1 : 2);
+        return b == 1;
     }
 
     /**
@@ -74,15 +85,16 @@ final class HarmMeter {
     Harm measure() {
         if (n == 0 && overflowNanos == 0) return Harm.NONE;
         // One thread cannot stall twice at once: merge each thread's overlapping intervals first.
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) order[i] = i;
-        Arrays.sort(order, (x, y) -> threads[x] != threads[y] ? Integer.compare(threads[x], threads[y]) : Long.compare(starts[x], starts[y]));
+        int[] order = byThreadThenStart();
         long[] edges = new long[2 * n];
         int e = 0;
-        Set<Integer> seen = new HashSet<>(overflowThreads);
+        // The threads stalled: those past the bound, and each other one once (the order groups a thread's intervals).
+        int seen = overflowThreads.size();
+        int previous = -1;
         for (int k = 0; k < n; ) {
             int t = threads[order[k]];
-            seen.add(t);
+            if (t != previous && !overflowThreads.contains(t)) seen++;
+            previous = t;
             long s = starts[order[k]];
             long end = ends[order[k]];
             k++;
@@ -109,6 +121,35 @@ final class HarmMeter {
             peak = Math.max(peak, at);
             last = t;
         }
-        return new Harm(stalled, seen.size(), peak, score, sources);
+        return new Harm(stalled, seen, peak, score, sources);
+    }
+
+    /**
+     * The intervals' numbers by thread, then by start: grouped by thread with a counting sort, each thread's own
+     * sorted only when they did not come in order (they nearly always do: waits and events come by start). Ties
+     * stay in any order: merging a thread's overlapping intervals gives the same union either way. It was a sort of
+     * boxed numbers with a comparator, the larger part of the findings' time on a storm's 64 k waits.
+     */
+    int[] byThreadThenStart() {
+        int max = -1;
+        for (int i = 0; i < n; i++) max = Math.max(max, threads[i]);
+        int[] at = new int[max + 2];
+        for (int i = 0; i < n; i++) at[threads[i] + 1]++;
+        for (int t = 0; t <= max; t++) at[t + 1] += at[t];
+        int[] order = new int[n];
+        int[] next = Arrays.copyOf(at, max + 1);
+        for (int i = 0; i < n; i++) order[next[threads[i]]++] = i;
+        for (int t = 0; t <= max; t++) {
+            int from = at[t];
+            int to = at[t + 1];
+            boolean sorted = true;
+            for (int k = from + 1; k < to && sorted; k++) sorted = starts[order[k - 1]] <= starts[order[k]];
+            if (sorted) continue;
+            Integer[] run = new Integer[to - from];
+            for (int k = from; k < to; k++) run[k - from] = order[k];
+            Arrays.sort(run, (x, y) -> Long.compare(starts[x], starts[y]));
+            for (int k = from; k < to; k++) order[k] = run[k - from];
+        }
+        return order;
     }
 }

@@ -195,8 +195,11 @@ final class WriteBehindSendfile {
                         s.partition(), "agent span " + s.type()));
             }
         }
+        int fileWrite = rec.io.typeNumber("FileWrite");
         for (int i = 0; i < rec.io.size(); i++) {
-            if (!rec.io.type(i).equals("FileWrite")) continue; // most events, of no other kind: no IoEvent made for them
+            // Most events, nearly all short: told by the type's number and the duration in the columns, with no
+            // IoEvent made (nor the type's name compared) for each of them.
+            if (rec.io.typeNumber(i) != fileWrite || rec.io.end(i) - rec.io.start(i) < MIN_WRITE_NANOS) continue;
             IoEvent e = rec.io.get(i);
             if (e.thread() < 0 || e.end() - e.start() < MIN_WRITE_NANOS || empty(e.target())
                     || tool(e.thread()) || !handler(e.thread(), null) || !inView(e.start(), e.end())) {
@@ -221,8 +224,9 @@ final class WriteBehindSendfile {
                 out.add(new Read(s.thread(), s.path(), s.start(), s.end(), s.opName(), "agent span " + s.type(), 0, 0));
             }
         }
+        int fileRead = rec.io.typeNumber("FileRead");
         for (int i = 0; i < rec.io.size(); i++) {
-            if (!rec.io.type(i).equals("FileRead")) continue;
+            if (rec.io.typeNumber(i) != fileRead) continue;
             IoEvent e = rec.io.get(i);
             if (e.thread() >= 0 && !empty(e.target()) && !tool(e.thread())) {
                 out.add(new Read(e.thread(), e.target(), e.start(), e.end(), "read", "jdk.FileRead", 0, e.stack()));
