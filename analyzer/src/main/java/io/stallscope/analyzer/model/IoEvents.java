@@ -64,7 +64,7 @@ public final class IoEvents implements Iterable<IoEvent> {
             int n = size++;
             int t = chunk.thread[i];
             int tg = chunk.target[i];
-            type[n] = types[chunk.type[i]];
+            type[n] = types[chunk.type[i] & 0xff];
             start[n] = chunk.start[i];
             end[n] = chunk.end[i];
             thread[n] = t < 0 ? t : threads[t];
@@ -131,7 +131,7 @@ public final class IoEvents implements Iterable<IoEvent> {
 
     /** "FileWrite", "FileForce", "SocketRead"...: the event type without its namespace. */
     public String type(int i) {
-        return typeNames.get(type[check(i)]);
+        return typeNames.get(type[check(i)] & 0xff);
     }
 
     /**

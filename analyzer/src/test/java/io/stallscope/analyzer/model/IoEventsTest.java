@@ -106,6 +106,20 @@ class IoEventsTest {
                 new IoEvent("FileRead", 12, 22, -1, 0, "/b", 7));
     }
 
+    /** Type numbers are kept in a byte: the 129th to 256th type must still name itself, read apart or merged. */
+    @Test
+    void moreThan128TypesKeepTheirNames() {
+        IoEvents chunk = new IoEvents();
+        for (int t = 0; t < 200; t++) chunk.add("Type" + t, t, t + 1, 0, 0, null, t);
+        IoEvents rec = new IoEvents();
+        rec.addAll(chunk, new int[] {0}, new int[] {0});
+        for (int t = 0; t < 200; t++) {
+            assertThat(chunk.type(t)).isEqualTo("Type" + t);
+            assertThat(rec.type(t)).isEqualTo("Type" + t);
+            assertThat(rec.typeName(rec.typeNumber(t))).isEqualTo("Type" + t);
+        }
+    }
+
     @Test
     void outOfRangeIsAnError() {
         IoEvents io = new IoEvents();
