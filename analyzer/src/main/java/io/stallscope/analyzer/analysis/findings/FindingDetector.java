@@ -162,7 +162,7 @@ public final class FindingDetector {
             String holder = rec.threadName(h.thread());
             String frame = topJavaFrame(h.stack());
             String lock = c.logs.isEmpty() ? c.label : "log " + c.logs.get(0).log() + "'s lock " + c.label;
-            String who = whoWaited(waiters.keySet());
+            String who = whoWaited(waiters.keySet(), rec);
             // What the holder was in: its agent ops around its longest wait in storage, outermost first (recorded).
             List<io.stallscope.analyzer.model.Span> ops = opsAround(h.thread(), lead.longestStorageStart, lead.longestStorageStart + lead.longestStorageWait);
             String opChain = ops.stream().map(o -> o.opName() + " " + Durations.text(o.duration()))
@@ -219,7 +219,7 @@ public final class FindingDetector {
     }
 
     /** "8 handlers", or "14 threads (8 request handler, 6 scheduler)": where the waiting was. */
-    private String whoWaited(java.util.Collection<Integer> waiters) {
+    static String whoWaited(java.util.Collection<Integer> waiters, Recording rec) {
         Map<String, Integer> roles = new java.util.TreeMap<>();
         for (int t : waiters) roles.merge(KafkaThreads.role(rec.threadName(t)), 1, Integer::sum);
         if (roles.size() == 1 && roles.containsKey(KafkaThreads.REQUEST_HANDLER)) return Counts.of(waiters.size(), "handler");

@@ -147,7 +147,7 @@ final class SpanFindings {
         for (int i = 0; i < by.length; i++) {
             if (by[i] > 0) hows.add(by[i] + " " + HOW[i]);
         }
-        String who = who(waiters.stream().map(Map.Entry::getKey).toList());
+        String who = FindingDetector.whoWaited(waiters.stream().map(Map.Entry::getKey).toList(), rec);
         String lock = lockName(st.mainLock());
         String opChain = ops.stream().map(o -> o.opName() + " " + Durations.text(o.duration()))
                 .collect(java.util.stream.Collectors.joining(" > ")) + forPartition(s);
@@ -199,16 +199,6 @@ final class SpanFindings {
         details.put("opStartMs", Durations.ms(s.start() - rec.startNanos()));
         details.put("opEndMs", Durations.ms(s.end() - rec.startNanos()));
         return new Finding(Finding.STALLED_OP_UNDER_LOCK, summary, threads, evidence, st.waitNanos, details).at(s.start()).with(harm.measure());
-    }
-
-    /** "3 handlers", or "3 threads (1 request handler, 2 scheduler)": where the waiting was. */
-    private String who(List<Integer> waiters) {
-        Map<String, Integer> roles = new java.util.TreeMap<>();
-        for (int t : waiters) roles.merge(KafkaThreads.role(rec.threadName(t)), 1, Integer::sum);
-        if (roles.size() == 1 && roles.containsKey(KafkaThreads.REQUEST_HANDLER)) return Counts.of(waiters.size(), "handler");
-        if (roles.size() == 1 && roles.containsKey(KafkaThreads.OTHER)) return Counts.of(waiters.size(), "thread");
-        return Counts.of(waiters.size(), "thread") + " (" + roles.entrySet().stream()
-                .map(e -> e.getValue() + " " + e.getKey().replace('_', ' ')).collect(java.util.stream.Collectors.joining(", ")) + ")";
     }
 
     /** "log orders-0's lock java.lang.Object@... (...)" when the lock is a log's (LogLockPartitions), else "its lock ...". */
