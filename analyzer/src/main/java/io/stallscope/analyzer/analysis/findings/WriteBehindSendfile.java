@@ -52,6 +52,11 @@ final class WriteBehindSendfile {
     static final String XFS_LOCK = "XFS holds the file's inode lock (IOLOCK) shared during sendfile's disk wait; "
             + "the append's write(2) needs it exclusive";
     static final String UNKNOWN_FS = "file system unknown: the agent's stallscope.LogDir event is missing";
+    /**
+     * A read slower than this many bytes a second moved at a disk's pace: the page cache feeds sendfile at hundreds of
+     * MB/s or more (the LINE capture's warm sends: 115-222 MB/s, its cold ones 0.2-1 MB/s on a disk throttled to 8 MiB/s).
+     */
+    static final long COLD_PACE_BYTES_PER_SECOND = 32L << 20;
 
     /** An append that stalled. {@code source}: "agent span" or "jdk.FileWrite". */
     record Write(int thread, int file, String path, long start, long end, String op, String topic, int partition, String source) {
@@ -60,8 +65,15 @@ final class WriteBehindSendfile {
         }
     }
 
-    /** A read of a file on another thread; {@code path} null when it is known from samples only. */
-    record Read(int thread, String path, long start, long end, String op, String source, int samples, int stack) {
+    /**
+     * A read of a file on another thread; {@code path} null when it is known from samples only. {@code bytes}: what
+     * it moved, -1 when not recorded; {@code behind}: what the agent recorded it ran behind, or null.
+     */
+    record Read(int thread, String path, long start, long end, String op, String source, int samples, int stack, long bytes,
+                Span.Behind behind) {
+        Read(int thread, String path, long start, long end, String op, String source, int samples, int stack) {
+            this(thread, path, start, end, op, source, samples, stack, -1, null);
+        }
     }
 
     record Pair(Write write, Read read, long overlap, LogDir logDir) {
@@ -221,7 +233,7 @@ final class WriteBehindSendfile {
         List<Read> out = new ArrayList<>();
         for (Span s : rec.spans) {
             if (READ_OPS.contains(s.opName()) && s.thread() >= 0 && !empty(s.path()) && !tool(s.thread())) {
-                out.add(new Read(s.thread(), s.path(), s.start(), s.end(), s.opName(), "agent span " + s.type(), 0, 0));
+                out.add(new Read(s.thread(), s.path(), s.start(), s.end(), s.opName(), "agent span " + s.type(), 0, 0, s.bytes(), s.behind()));
             }
         }
         int fileRead = rec.io.typeNumber("FileRead");
@@ -229,7 +241,7 @@ final class WriteBehindSendfile {
             if (rec.io.typeNumber(i) != fileRead) continue;
             IoEvent e = rec.io.get(i);
             if (e.thread() >= 0 && !empty(e.target()) && !tool(e.thread())) {
-                out.add(new Read(e.thread(), e.target(), e.start(), e.end(), "read", "jdk.FileRead", 0, e.stack()));
+                out.add(new Read(e.thread(), e.target(), e.start(), e.end(), "read", "jdk.FileRead", 0, e.stack(), e.bytes(), null));
             }
         }
         return out;
@@ -288,7 +300,8 @@ final class WriteBehindSendfile {
                 Durations.text(top.overlap), xfs ? XFS_LOCK : UNKNOWN_FS + " (on XFS a read's disk wait blocks the write; on ext4 it does not)",
                 pairs.size() > 1 ? String.format(Locale.ROOT, " (%d appends to this file, %s of overlap in all)", pairs.size(), Durations.text(totalOverlap)) : "");
 
-        List<String> evidence = new ArrayList<>();
+        StallChain chain = chain(pairs, r, xfs);
+        List<String> evidence = new ArrayList<>(chain.lines());
         evidence.add(String.format(Locale.ROOT, "append: %s on %s at +%.3f s for %s, path %s%s (%s)", w.op, writer,
                 (w.start - rec.startNanos()) / 1e9, Durations.text(w.duration()), w.path, tp == null ? "" : ", " + tp, w.source));
         String sampled = sampledIn(w.thread, w.start, w.end, IoOp.WRITE);
@@ -326,6 +339,7 @@ final class WriteBehindSendfile {
             }
         }
         Map<String, Object> details = new LinkedHashMap<>();
+        details.put("chain", chain.links());
         details.put("writerThread", writer);
         details.put("readerThread", reader);
         details.put("writerOp", w.op);
@@ -355,6 +369,45 @@ final class WriteBehindSendfile {
         }
         return new Finding(Finding.WRITE_BEHIND_SENDFILE, summary, threads, evidence, totalOverlap, details)
                 .at(Math.max(w.start, r.start)).with(harm.measure());
+    }
+
+    /**
+     * The stall from the victims to the root: the appends that waited, the reader that held the file, what it was
+     * doing, and why that was slow where the recording shows it (the agent's behind fields on the read, recorded; else
+     * the read's own pace, inferred from its bytes and time). A link nothing shows is left out.
+     */
+    private StallChain chain(List<Pair> pairs, Read r, boolean xfs) {
+        List<Integer> writers = new ArrayList<>();
+        long longest = 0;
+        Write w = pairs.get(0).write;
+        for (Pair p : pairs) {
+            if (!writers.contains(p.write.thread)) writers.add(p.write.thread);
+            if (p.write.duration() > longest) {
+                longest = p.write.duration();
+                w = p.write;
+            }
+        }
+        String reader = rec.threadName(r.thread);
+        StallChain chain = new StallChain().waited(String.format(Locale.ROOT, "%s (%s) to %s: %s of overlap with the read; the longest, %s %s",
+                FindingDetector.whoWaited(writers, rec), Counts.of(pairs.size(), "append"), fileName(w.path),
+                Durations.text(total(pairs)), w.op, Durations.text(longest)), "recorded: " + w.source);
+        if (r.path == null) {
+            return chain.heldBy(reader + ", in sendfile(2) during the append", "inferred: " + Counts.of(r.samples, "sample"));
+        }
+        chain.heldBy(reader + (xfs ? ", reading the same file: XFS holds its inode lock (IOLOCK) shared while the read waits for"
+                + " the disk, and write(2) needs it exclusive" : ", reading the same file"), "recorded: " + r.source
+                + (xfs ? "; the lock is XFS's, by the log dir's file system (stallscope.LogDir)" : ""));
+        long nanos = r.end - r.start;
+        chain.doing(String.format(Locale.ROOT, "%s of %s for %s%s", r.op, fileName(r.path), Durations.text(nanos),
+                r.bytes >= 0 ? ", " + Counts.of(r.bytes, "byte") : ""), "recorded: " + r.source);
+        if (r.behind != null) {
+            chain.slowBecause(StallChain.behindText(r.op, r.behind), "recorded: the agent's behind fields");
+        } else if (r.bytes > 0 && nanos >= MIN_OVERLAP_NANOS && r.bytes * 1_000_000_000.0 / nanos < COLD_PACE_BYTES_PER_SECOND) {
+            chain.slowBecause(String.format(Locale.ROOT, "it moved %s in %s, %.2f MB/s: a disk's pace, not the page cache's, so its"
+                    + " pages were most likely read from the device (a cold read)", Counts.of(r.bytes, "byte"), Durations.text(nanos),
+                    r.bytes * 1e3 / nanos), "inferred: the read's bytes and time");
+        }
+        return chain;
     }
 
     /** "was sampled 7 times in write(2) during the overlap, e.g. frames", or null. */

@@ -84,6 +84,13 @@ class FirstFindingTest {
         assertThat((String) first.details().get("writerThread")).startsWith("data-plane-kafka-request-handler-");
         assertThat((String) first.details().get("readerThread")).startsWith("data-plane-kafka-network-thread-");
         assertThat(first.harm().hurt()).isTrue();
+        // victims to root: the appends, the sendfile holding the file, and why it was slow (its 0.95 MB/s pace)
+        assertThat(first.evidence().subList(0, 4)).satisfiesExactly(
+                e -> assertThat(e).startsWith("chain 1, waited: 4 handlers (4 appends) to line-0/00000000000000000000.log"),
+                e -> assertThat(e).startsWith("chain 2, held by: data-plane-kafka-network-thread-").contains("IOLOCK"),
+                e -> assertThat(e).startsWith("chain 3, doing: transfer_to of line-0/00000000000000000000.log for 299.2 ms"),
+                e -> assertThat(e).startsWith("chain 4, slow because: it moved 283,980 bytes in 299.2 ms, 0.95 MB/s")
+                        .endsWith("[inferred: the read's bytes and time]"));
         // the writer's append and the reader's transfer_to are that stall: lines of it, not findings of their own
         assertThat(first.evidence()).anySatisfy(e -> assertThat(e).startsWith("same stall: records_append "))
                 .anySatisfy(e -> assertThat(e).startsWith("same stall: transfer_to "));

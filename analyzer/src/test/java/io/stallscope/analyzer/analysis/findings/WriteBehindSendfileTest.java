@@ -126,6 +126,45 @@ class WriteBehindSendfileTest {
                 .containsEntry("writerOp", "records_append").containsEntry("overlapMs", 100.0));
     }
 
+    private List<String> chainOf(long readBytes, Span.Behind behind) {
+        logDir(0, "/data/kafka", "xfs");
+        rec.spans.add(new Span("stallscope.RecordsAppend", T0 + 100 * MS, T0 + 200 * MS, handler, "records_append",
+                "request_handler", "orders", 3, 4096, SEGMENT, false));
+        rec.spans.add(new Span("stallscope.TransferTo", T0 + 50 * MS, T0 + 300 * MS, network, "transfer_to", "network",
+                "orders", 3, readBytes, SEGMENT, false, behind));
+        Finding f = findings().get(0);
+        assertThat(f.evidence().get(0)).startsWith("chain 1, waited: 1 handler (1 append) to orders-3/00000000000000000000.log");
+        assertThat(f.evidence().get(1)).startsWith("chain 2, held by: " + rec.threadName(network)).contains("IOLOCK");
+        assertThat(f.evidence().get(2)).startsWith("chain 3, doing: transfer_to of orders-3/00000000000000000000.log for 250.0 ms");
+        return f.evidence().stream().filter(e -> e.startsWith("chain ")).toList();
+    }
+
+    /** 1 MiB in 250 ms is a disk's pace: the chain ends with the cold read, and says it is inferred. */
+    @Test
+    void aReadAtADisksPaceEndsTheChainAsAColdRead() {
+        List<String> chain = chainOf(1 << 20, null);
+        assertThat(chain).hasSize(4);
+        assertThat(chain.get(3)).startsWith("chain 4, slow because: it moved 1,048,576 bytes in 250.0 ms, 4.19 MB/s")
+                .contains("cold read").endsWith("[inferred: the read's bytes and time]");
+    }
+
+    /** 64 MiB in 250 ms came from the page cache: nothing says why the read was slow, so no link is made up. */
+    @Test
+    void aReadAtThePageCachesPaceGetsNoWhy() {
+        assertThat(chainOf(64L << 20, null)).hasSize(3);
+        rec.spans.clear();
+        assertThat(chainOf(-1, null)).as("no byte count, no pace").hasSize(3);
+    }
+
+    /** The agent's own behind fields on the read say why it was slow, as recorded, before any pace. */
+    @Test
+    void theReadsRecordedBehindComesFirst() {
+        List<String> chain = chainOf(1 << 20, new Span.Behind("segment_flush", "kafka-scheduler-3", 180, "device"));
+        assertThat(chain).hasSize(4);
+        assertThat(chain.get(3)).isEqualTo("chain 4, slow because: its transfer_to ran 180 ms behind kafka-scheduler-3's "
+                + "segment_flush, sharing the device [recorded: the agent's behind fields]");
+    }
+
     @Test
     void aThreadsRecordedReadsAnswerWhetherAnyOverlapsAWindow() {
         java.util.function.BiFunction<Long, Long, WriteBehindSendfile.Read> r =
