@@ -62,9 +62,19 @@ final class SendfilePairing {
         return out;
     }
 
-    /** Issue 42: the report leads with the stall the producer felt, the append behind the sendfile. */
+    /**
+     * Issue 42: the report leads with the stall the producer felt, the append behind the sendfile, told down to why the
+     * sendfile was slow (on the throttled disk it reads at a disk's pace: the cold read, or what the agent recorded).
+     */
     static void assertFirstFindingIsTheSendfileStall(LineScenario.Result r, JsonNode report) {
-        assertThat(report.path("findings").path(0).path("kind").asText())
+        JsonNode first = report.path("findings").path(0);
+        assertThat(first.path("kind").asText())
             .as("the first finding of the analyzer's report of " + r.capture()).isEqualTo("write-behind-sendfile");
+        JsonNode chain = first.path("chain");
+        JsonNode last = chain.path(chain.size() - 1);
+        System.out.println(r.disk() + ": the first finding's chain ends with " + last.path("step").asText() + ": "
+            + last.path("text").asText() + " [" + last.path("source").asText() + "]");
+        assertThat(chain.size()).as("links of the first finding's chain in " + r.dir().resolve("report.json")).isEqualTo(4);
+        assertThat(last.path("step").asText()).as("its last link").isEqualTo("slow because");
     }
 }
