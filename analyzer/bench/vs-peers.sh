@@ -6,12 +6,14 @@
 #                  (JMC_VERSION, default 9.1.0, from Maven Central; its default JVM options)
 #   jfr-view       `jfr view contention-by-site` of a JDK 25 (JFR25: its jfr; default: found under /usr/lib/jvm)
 #   recordingfile  a bare jdk.jfr.consumer.RecordingFile pass (-Xmx4g): the floor
-# Prints one line per pass and the load average after each file. Build first: mvn -pl analyzer package, and
+# Prints one line per pass and the load average after each file. TIMEOUT (seconds, default 1800) ends a pass that
+# runs longer: at 2 GB a tool may swap or run for an hour, and the row says so instead of hanging the bench. Build first: mvn -pl analyzer package, and
 # target/bench/cp.txt (make-shape-recordings.sh or dependency:build-classpath writes it). On a shared machine run it
 # under `flock -s /work/heavy.lock` and say the machine was shared.
 set -euo pipefail
 module="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${RUNS:-2}"
+limit="${TIMEOUT:-1800}"
 jmc_version="${JMC_VERSION:-9.1.0}"
 [ $# -gt 0 ] || { echo "vs-peers: give the recordings to run on" >&2; exit 2; }
 if [ ! -s "$module/target/stallscope-analyzer.jar" ] || [ ! -s "$module/target/bench/cp.txt" ]; then
@@ -44,10 +46,10 @@ trap 'rm -rf "$out"' EXIT
 timed() {
   local label="$1"
   shift
-  if /usr/bin/time -o "$out/time" -f "%e s, %M KB peak RSS" "$@" > "$out/stdout" 2> "$out/stderr"; then
+  if /usr/bin/time -o "$out/time" -f "%e s, %M KB peak RSS" timeout -s KILL "$limit" "$@" > "$out/stdout" 2> "$out/stderr"; then
     printf '  %-14s %s\n' "$label" "$(cat "$out/time")"
   else
-    printf '  %-14s failed: %s\n' "$label" "$(tail -1 "$out/stderr") ($(tail -1 "$out/time"))"
+    printf '  %-14s failed: %s\n' "$label" "$(tail -1 "$out/stderr") ($(tail -1 "$out/time"); exit 137 is the ${limit} s timeout)"
   fi
 }
 
