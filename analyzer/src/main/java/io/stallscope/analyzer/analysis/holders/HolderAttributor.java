@@ -100,9 +100,9 @@ public final class HolderAttributor {
         if (w.recordedOwner >= 0) {
             // What the owner did while holding: its samples inside the locked method (not those where it queues
             // for the lock again), else any of its samples then, else the nearest ones.
-            ActivityTally a = activity(w.recordedOwner, from, to, w.siteMethod, w.start, w.end);
-            if (a.weight == 0) a = activity(w.recordedOwner, from, to, null, w.start, w.end);
-            if (a.weight == 0) a = activity(w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null, w.start, w.end);
+            ActivityTally a = activity(tally.reset(), w.recordedOwner, from, to, w.siteMethod, w.start, w.end);
+            if (a.weight == 0) a = activity(a, w.recordedOwner, from, to, null, w.start, w.end);
+            if (a.weight == 0) a = activity(a, w.recordedOwner, w.start - 2 * interval, w.end + 2 * interval, null, w.start, w.end);
             IoEvent event = ioEvent(w.recordedOwner, from, to);
             IoOp op = a.op(opOf(event));
             // Frames from a sample in that syscall, else from the recorded I/O event's own stack.
@@ -230,7 +230,7 @@ public final class HolderAttributor {
         long total = 0;
         for (ThreadInfo t : threadsByFile.getOrDefault(w.file, List.of())) {
             if (t.id() == w.thread) continue;
-            ActivityTally a = activity(t.id(), from, to, w.siteMethod, w.start, w.end);
+            ActivityTally a = activity(new ActivityTally(), t.id(), from, to, w.siteMethod, w.start, w.end);
             if (a.weight == 0) continue;
             total += a.weight;
             if (bestTally == null || a.weight > bestTally.weight) {
@@ -252,20 +252,36 @@ public final class HolderAttributor {
         return time >= w.start && time <= w.end ? 4 * weight : weight;
     }
 
+    /** The recorded owners' tally, reused: one per recorded wait (hundreds of thousands) cost three maps each. */
+    private final ActivityTally tally = new ActivityTally();
+    /** {@link #holdsInside} per stack for {@link #insideOf}: 0 not yet known, 1 inside, 2 not. */
+    private byte[] inside = new byte[0];
+    private String insideOf;
+
     /** Inside {@code method}, and not waiting for a lock taken at or above it. */
     private boolean holdsInside(int stack, String method) {
+        // Known per stack for the method last asked about: the waits of a lock all ask about the method that takes it,
+        // and each sample's frames were compared by name again for every wait that looked at it.
+        if (!method.equals(insideOf)) {
+            insideOf = method;
+            Arrays.fill(inside, (byte) 0);
+        }
+        if (stack >= 0 && stack < inside.length && inside[stack] != 0) return inside[stack] == 1;
         int at = indexOf(stack, method);
-        if (at < 0) return false;
-        LockWaitSite s = classifier.lockWait(stack);
-        return s == null || s.siteFrame() < at;
+        LockWaitSite s = at < 0 ? null : classifier.lockWait(stack);
+        boolean holds = at >= 0 && (s == null || s.siteFrame() < at);
+        if (stack >= 0) {
+            if (stack >= inside.length) inside = Arrays.copyOf(inside, Math.max(stack + 1, inside.length * 2));
+            inside[stack] = (byte) (holds ? 1 : 2);
+        }
+        return holds;
     }
 
     /**
-     * What thread {@code t} did in [from, to]. With {@code insideMethod}, only samples inside that method that
-     * are not waiting for a lock taken there count: that is the holder's signature.
+     * What thread {@code t} did in [from, to], added to {@code a}. With {@code insideMethod}, only samples inside that
+     * method that are not waiting for a lock taken there count: that is the holder's signature.
      */
-    private ActivityTally activity(int t, long from, long to, String insideMethod, long waitStart, long waitEnd) {
-        ActivityTally a = new ActivityTally();
+    private ActivityTally activity(ActivityTally a, int t, long from, long to, String insideMethod, long waitStart, long waitEnd) {
         long interval = Math.max(1, intervals[rec.threads.get(t).file()]);
         for (Samples.Cursor c = rec.samples.lane(t).cursorAt(from); c.next() && c.time() <= to; ) {
             int stack = c.stack();
@@ -313,36 +329,76 @@ public final class HolderAttributor {
         }
     }
 
-    /** Samples of one thread in a window, by stack and by system call. */
+    /**
+     * Samples of one thread in a window, by stack and by system call: a handful of stacks, tallied in arrays (a search
+     * among them beats a map's boxing at this size).
+     */
     static final class ActivityTally {
-        final Map<Integer, Long> byStack = new HashMap<>();
-        final Map<IoOp, Long> byOp = new HashMap<>();
-        final Map<Integer, IoOp> stackOp = new HashMap<>();
+        private int[] stacks = new int[8];
+        private long[] weights = new long[8];
+        private IoOp[] stackOps = new IoOp[8];
+        private int distinct;
+        private final long[] opWeight = new long[OPS.length];
         long weight;
+
+        ActivityTally reset() {
+            distinct = 0;
+            weight = 0;
+            Arrays.fill(opWeight, 0);
+            return this;
+        }
 
         void add(int stack, long w, IoOp op) {
             weight += w;
-            stackOp.put(stack, op);
-            byStack.merge(stack, w, Long::sum);
-            if (op != IoOp.NONE) byOp.merge(op, w, Long::sum);
+            int k = 0;
+            while (k < distinct && stacks[k] != stack) k++;
+            if (k == distinct) {
+                if (k == stacks.length) {
+                    stacks = Arrays.copyOf(stacks, k * 2);
+                    weights = Arrays.copyOf(weights, k * 2);
+                    stackOps = Arrays.copyOf(stackOps, k * 2);
+                }
+                stacks[k] = stack;
+                weights[k] = 0;
+                stackOps[k] = op;
+                distinct++;
+            }
+            weights[k] += w;
+            if (op != IoOp.NONE) opWeight[op.ordinal()] += w;
         }
 
         boolean hasStackIn(IoOp op) {
-            return byStack.keySet().stream().anyMatch(k -> stackOp.get(k) == op);
+            for (int k = 0; k < distinct; k++) {
+                if (stackOps[k] == op) return true;
+            }
+            return false;
         }
 
-        /** The most sampled stack, among those in {@code op} when there are any: the frames that explain it. */
+        /**
+         * The most sampled stack (the lowest id among equals), among those in {@code op} when there are any: the frames
+         * that explain it; 0 when none.
+         */
         int dominantStack(IoOp op) {
-            boolean any = byStack.keySet().stream().anyMatch(k -> stackOp.get(k) == op);
-            return byStack.entrySet().stream().filter(e -> !any || stackOp.get(e.getKey()) == op).max(Map.Entry.<Integer, Long>comparingByValue()
-                    .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).map(Map.Entry::getKey).orElse(0);
+            boolean any = hasStackIn(op);
+            int best = -1;
+            for (int k = 0; k < distinct; k++) {
+                if (any && stackOps[k] != op) continue;
+                if (best < 0 || weights[k] > weights[best] || (weights[k] == weights[best] && stacks[k] < stacks[best])) best = k;
+            }
+            return best < 0 ? 0 : stacks[best];
         }
 
-        /** The storage call seen most; a recorded I/O event is the fallback when samples show none. */
+        /**
+         * The storage call seen most (the later in IoOp's order among equals); a recorded I/O event is the fallback when
+         * samples show none.
+         */
         IoOp op(IoOp recorded) {
-            return byOp.entrySet().stream().filter(e -> e.getKey().storage())
-                    .max(Map.Entry.<IoOp, Long>comparingByValue().thenComparing(Map.Entry::getKey))
-                    .map(Map.Entry::getKey).orElse(recorded);
+            IoOp best = null;
+            for (IoOp o : OPS) {
+                long w = opWeight[o.ordinal()];
+                if (o.storage() && w > 0 && (best == null || w >= opWeight[best.ordinal()])) best = o;
+            }
+            return best == null ? recorded : best;
         }
     }
 }
