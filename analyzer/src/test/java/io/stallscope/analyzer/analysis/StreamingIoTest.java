@@ -1,5 +1,8 @@
 package io.stallscope.analyzer.analysis;
 
+import io.stallscope.analyzer.analysis.stacks.IoOp;
+import io.stallscope.analyzer.analysis.waits.Wait;
+import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SourceFile;
@@ -120,5 +123,53 @@ class StreamingIoTest {
         Analysis a = s.finish(Options.defaults());
         assertThat(a.sampling().windowed()).isFalse();
         assertThat(rec.io.size()).isEqualTo(CHUNKS * (WRITES_PER_CHUNK + SOCKET_READS_PER_CHUNK) + SLOW_EVENTS);
+    }
+
+    /**
+     * Each chunk: one monitor wait whose lock event names its owner, the owner in a write during it, and short writes
+     * of other threads around it. The window's holders are looked up in its own I/O events, numbered after the
+     * earlier windows' were dropped: the owner's write names what it did, windowed as whole.
+     */
+    private static Recording waitsOnAWriter(LongConsumer beforeChunk, Recording rec) {
+        SourceFile f = new SourceFile(0, "broker.jfr");
+        rec.files.add(f);
+        int waiter = rec.thread(0, "data-plane-kafka-request-handler-0", 40, 0);
+        int owner = rec.thread(0, "data-plane-kafka-request-handler-1", 41, 0);
+        int other = rec.thread(0, "data-plane-kafka-request-handler-2", 42, 0);
+        for (int c = 0; c < CHUNKS; c++) {
+            long chunkStart = T0 + c * 1000 * MS;
+            beforeChunk.accept(WRITES_PER_CHUNK + 2);
+            for (int i = 0; i < WRITES_PER_CHUNK; i++) {
+                long start = chunkStart + i * 90_000L;
+                rec.io.add("FileWrite", start, start + 2_000, other, 0, SEGMENT, 16);
+            }
+            long wait = chunkStart + 500 * MS;
+            rec.io.add("FileWrite", wait - MS, wait + 8 * MS, owner, 0, SEGMENT, 16 * 1024);
+            rec.locks.add(LockEvent.Kind.MONITOR, wait, wait + 10 * MS, waiter, 0, "java.lang.Object", 1L, owner);
+            f.startNanos = Math.min(f.startNanos, chunkStart);
+            f.endNanos = chunkStart + 1000 * MS;
+            f.chunks++;
+        }
+        return rec;
+    }
+
+    @Test
+    void aWindowsHoldersAreFoundInItsOwnIoEvents() {
+        Analysis all = Analyzer.analyze(waitsOnAWriter(n -> { }, new Recording()), Options.defaults());
+        Recording rec = new Recording();
+        StreamingAnalysis s = new StreamingAnalysis(rec, r -> Options.defaults(), WINDOW, 1_000);
+        waitsOnAWriter(s::chunkComing, rec);
+        Analysis windowed = s.finish(Options.defaults());
+
+        assertThat(windowed.sampling().windows()).isEqualTo(CHUNKS / 2);
+        assertThat(rec.io.size()).as("the owners' writes are short: the timeline's first only").isEqualTo(StreamingAnalysis.TIMELINE_IO_EVENTS);
+        assertThat(all.waits()).hasSize(CHUNKS);
+        assertThat(windowed.waits()).hasSize(CHUNKS);
+        for (Wait w : windowed.waits()) {
+            assertThat(w.holder).isNotNull();
+            assertThat(w.holder.thread()).isEqualTo(1);
+            assertThat(w.holder.op()).as("wait at %d", w.start).isEqualTo(IoOp.WRITE);
+        }
+        for (Wait w : all.waits()) assertThat(w.holder.op()).isEqualTo(IoOp.WRITE);
     }
 }
