@@ -28,8 +28,11 @@ public record Analysis(Recording recording, Options options, long[] intervals, S
      * @param lockEvents   lock events read
      * @param waits        waits counted in the contentions
      * @param perThread    samples read per thread id (null when all are kept: the lanes say)
+     * @param ioEvents     I/O events read; those kept are {@code recording.io}
+     * @param ioDroppedInRange I/O events in the report's range dropped after their window (the timeline's total counts them)
      */
-    public record Sampling(boolean windowed, int windows, long samples, int sampleStride, long lockEvents, long waits, long[] perThread) {
+    public record Sampling(boolean windowed, int windows, long samples, int sampleStride, long lockEvents, long waits, long[] perThread,
+                           long ioEvents, long ioDroppedInRange) {
         /** Whether the kept waits and samples are a sample of what was read. */
         public boolean sampled() {
             return windowed;

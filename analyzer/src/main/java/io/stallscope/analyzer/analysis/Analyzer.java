@@ -49,11 +49,14 @@ public final class Analyzer {
      * them per lock and per span; {@code retain} is how many of the longest waits each worker keeps.
      */
     static Window window(Recording rec, Options o, StackClassifier classifier, int retain) {
-        return window(rec, o, classifier, retain, null);
+        return window(rec, o, classifier, retain, null, 0);
     }
 
-    /** As above; a wait no longer than {@code floor} (may be null) is not kept among the longest. */
-    static Window window(Recording rec, Options o, StackClassifier classifier, int retain, Wait floor) {
+    /**
+     * As above; a wait no longer than {@code floor} (may be null) is not kept among the longest, and the window's I/O
+     * events are those from number {@code ioFrom} in {@code rec.io} (those before it, earlier windows').
+     */
+    static Window window(Recording rec, Options o, StackClassifier classifier, int retain, Wait floor, int ioFrom) {
         Timing timing = Timing.start("analysis");
         rec.samples.sort();
         long[] intervals = WaitFinder.intervals(rec);
@@ -63,7 +66,7 @@ public final class Analyzer {
         SpanStalls spans = new SpanStalls(rec.spans, o);
         LogLockPartitions logs = new LogLockPartitions(rec.spans);
         WaitFinder.Recorded recorded = new WaitFinder(rec, classifier, intervals).recorded();
-        HolderAttributor holders = new HolderAttributor(rec, classifier, intervals, WaitFinder.siteMethods(rec, classifier, recorded));
+        HolderAttributor holders = new HolderAttributor(rec, classifier, intervals, WaitFinder.siteMethods(rec, classifier, recorded), ioFrom);
         timing.step("site indexes");
 
         int recordedUnits = (recorded.all().size() + RECORDED_PER_UNIT - 1) / RECORDED_PER_UNIT;

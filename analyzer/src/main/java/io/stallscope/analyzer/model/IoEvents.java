@@ -29,6 +29,8 @@ public final class IoEvents implements Iterable<IoEvent> {
     /** Index into targetNames; -1 for none (null). */
     private int[] target = new int[0];
     private int size;
+    /** Events {@link #retain} dropped: those of the windows of chunks already analysed that nothing reads later. */
+    private long dropped;
     /** The last target added and its number: a storm's events name the same file one after the other. */
     private String lastTarget;
     private int lastTargetId = -1;
@@ -119,6 +121,49 @@ public final class IoEvents implements Iterable<IoEvent> {
         thread = Arrays.copyOf(thread, n);
         stack = Arrays.copyOf(stack, n);
         target = Arrays.copyOf(target, n);
+    }
+
+    /**
+     * Drops, in place, the events from number {@code from} on that {@code keep} turns down, and moves the rest down
+     * over them, in their order: once a window of chunks is analysed, only the few events a later step reads stay
+     * (a storm's millions of short writes go). Events before {@code from} stay as they are. {@code keep} is asked
+     * about each event from {@code from} on exactly once, in order, while the event is still at that number (only
+     * events already asked about have been moved), so it may read the event's columns by its number and keep count
+     * of what it saw. Type and target numbers stay valid: types and targets are kept even when no event is left of
+     * them. The columns keep their capacity (the next window fills them again); {@link #trimToSize} gives it back.
+     *
+     * @return how many events were dropped
+     */
+    public int retain(int from, java.util.function.IntPredicate keep) {
+        if (from < 0 || from > size) throw new IndexOutOfBoundsException("I/O event " + from + " of " + size);
+        int n = from;
+        for (int i = from; i < size; i++) {
+            if (!keep.test(i)) continue;
+            if (n != i) {
+                type[n] = type[i];
+                start[n] = start[i];
+                end[n] = end[i];
+                bytes[n] = bytes[i];
+                thread[n] = thread[i];
+                stack[n] = stack[i];
+                target[n] = target[i];
+            }
+            n++;
+        }
+        int gone = size - n;
+        size = n;
+        dropped += gone;
+        return gone;
+    }
+
+    /** Gives back the columns' room beyond the events held. */
+    public void trimToSize() {
+        if (start.length > size) resize(size);
+    }
+
+    /** Events added, those {@link #retain} dropped included. */
+    public long seen() {
+        return dropped + size;
     }
 
     public int size() {

@@ -45,8 +45,8 @@ public final class JfrFileReader {
 
     /**
      * As {@link #read(Path, Recording, LongConsumer)}, telling {@code beforeChunk} (may be null), before each chunk
-     * is merged into {@code rec}, how many samples and lock events it brings: where a streaming analysis ends a
-     * window of chunks that this one would take past its bound, and drops their samples.
+     * is merged into {@code rec}, how many samples, lock events and I/O events it brings: where a streaming analysis
+     * ends a window of chunks that this one would take past its bound, and drops their samples and events.
      */
     public static SourceFile read(Path path, Recording rec, LongConsumer progress, LongConsumer beforeChunk) throws IOException {
         SourceFile file = new SourceFile(rec.files.size(), path.toString());
@@ -186,7 +186,7 @@ public final class JfrFileReader {
                 }
                 if (beforeChunk != null) {
                     try {
-                        beforeChunk.accept(r.samples().size() + (long) r.rec().locks.size());
+                        beforeChunk.accept(r.samples().size() + (long) r.rec().locks.size() + r.rec().io.size());
                     } catch (RuntimeException e) {
                         throw new AnalysisFailed(e);
                     }

@@ -73,7 +73,8 @@ public final class JsonReport {
         if (sampling.sampled()) {
             root.putObject("analysisSampled").put("windows", sampling.windows()).put("samples", sampling.samples())
                     .put("lockEvents", sampling.lockEvents()).put("waits", sampling.waits()).put("waitsKept", a.waits().size())
-                    .put("sampleStride", sampling.sampleStride()).put("sentence", TimelineSample.analysisSentence(a));
+                    .put("sampleStride", sampling.sampleStride()).put("ioEvents", sampling.ioEvents())
+                    .put("ioEventsKept", a.recording().io.size()).put("sentence", TimelineSample.analysisSentence(a));
         }
         TimelineSample ts = TimelineSample.of(v);
         root.putObject("htmlTimeline").put("sampled", ts.sampled()).put("waits", ts.waits()).put("waitsShown", ts.waitsShown())

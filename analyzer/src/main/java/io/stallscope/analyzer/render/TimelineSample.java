@@ -38,7 +38,8 @@ record TimelineSample(long waits, long waitsShown, long samples, int sampleStrid
         for (Span s : rec.spans) {
             if (s.end() >= from && s.start() <= to) spans++;
         }
-        long io = 0;
+        // Those dropped after their window (see StreamingAnalysis) count too: the timeline shows the same first ones.
+        long io = a.sampling().ioDroppedInRange();
         for (int i = 0; i < rec.io.size(); i++) {
             if (rec.io.end(i) >= from && rec.io.start(i) <= to) io++;
         }
@@ -60,7 +61,13 @@ record TimelineSample(long waits, long waitsShown, long samples, int sampleStrid
             b.append(String.format(Locale.ROOT, ", and the evidence and timeline read every %d%s sample of each thread",
                     s.sampleStride(), ordinal(s.sampleStride())));
         }
-        return b.append('.').toString();
+        b.append('.');
+        long ioKept = a.recording().io.size();
+        if (ioKept < s.ioEvents()) {
+            b.append(String.format(Locale.ROOT, " Of %,d I/O events, %,d were kept after their window: every fsync and file read, every write"
+                    + " of 20 ms or more, and the timeline's first.", s.ioEvents(), ioKept));
+        }
+        return b.toString();
     }
 
     boolean sampled() {

@@ -59,9 +59,11 @@ public final class Bench {
                 // (holding them all took 1.8 GB and more system time for page faults than decoding them).
                 Recording rec = new Recording();
                 JfrFileReader.read(file, rec, null, coming -> {
-                    if (rec.samples.size() + (long) rec.locks.size() + coming > StreamingAnalysis.WINDOW_EVENTS) {
+                    // I/O events count toward the window and go with it, as in report (which keeps the few it reads later).
+                    if (rec.samples.size() + (long) rec.locks.size() + rec.io.size() + coming > StreamingAnalysis.WINDOW_EVENTS) {
                         rec.samples.clear();
                         rec.locks.clear();
+                        rec.io.retain(0, i -> false);
                     }
                 });
                 events = rec.files.get(0).eventCounts.values().stream().mapToLong(Long::longValue).sum();

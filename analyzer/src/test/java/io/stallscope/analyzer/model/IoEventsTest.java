@@ -120,6 +120,79 @@ class IoEventsTest {
         }
     }
 
+    /**
+     * Retaining from a number on keeps the events before it as they were and, of the rest, those the predicate takes,
+     * in their order, with their types and targets; the predicate sees each event once, in order, at its number.
+     */
+    @Test
+    void retainKeepsWhatThePredicateTakesInOrder() {
+        Random random = new Random(13);
+        String[] types = {"FileWrite", "FileRead", "FileForce", "SocketRead", "SocketWrite"};
+        String[] targets = {"/data/a.log", "/data/b.index", null, "broker-2:9092"};
+        List<IoEvent> added = new ArrayList<>();
+        IoEvents io = new IoEvents();
+        for (int i = 0; i < 3000; i++) {
+            long start = random.nextInt(1_000_000);
+            IoEvent e = new IoEvent(types[random.nextInt(types.length)], start, start + random.nextInt(50_000),
+                    random.nextInt(20) - 1, random.nextInt(100), targets[random.nextInt(targets.length)], i);
+            added.add(e);
+            io.add(e);
+        }
+        int from = 1000;
+        List<Integer> asked = new ArrayList<>();
+        int gone = io.retain(from, i -> {
+            asked.add(i);
+            // the event asked about is still at its number: its bytes are its number in the order added
+            assertThat(io.get(i)).isEqualTo(added.get(i));
+            return io.type(i).equals("FileForce") || io.end(i) - io.start(i) >= 40_000;
+        });
+        List<IoEvent> expected = new ArrayList<>(added.subList(0, from));
+        for (IoEvent e : added.subList(from, added.size())) {
+            if (e.type().equals("FileForce") || e.end() - e.start() >= 40_000) expected.add(e);
+        }
+        assertThat(asked).hasSize(added.size() - from).isSorted().doesNotHaveDuplicates().startsWith(from);
+        assertThat(gone).isEqualTo(added.size() - expected.size()).isPositive();
+        assertThat(io.size()).isEqualTo(expected.size());
+        assertThat(io.seen()).isEqualTo(added.size());
+        List<IoEvent> back = new ArrayList<>();
+        io.forEach(back::add);
+        assertThat(back).isEqualTo(expected);
+        for (int i = 0; i < io.size(); i++) {
+            assertThat(io.typeName(io.typeNumber(i))).isEqualTo(expected.get(i).type());
+            assertThat(io.typeNumber(io.type(i))).isEqualTo(io.typeNumber(i));
+        }
+        // Types with no event left keep their numbers, and events added after name them as before.
+        io.trimToSize();
+        int writes = io.typeNumber("SocketWrite");
+        io.add("SocketWrite", 5, 6, 0, 0, "broker-2:9092", 1);
+        IoEvents chunk = new IoEvents();
+        chunk.add("FileRead", 7, 8, 0, 0, "/data/a.log", 2);
+        io.addAll(chunk, new int[] {3}, new int[] {0});
+        assertThat(io.typeNumber(io.size() - 2)).isEqualTo(writes);
+        assertThat(io.get(io.size() - 2)).isEqualTo(new IoEvent("SocketWrite", 5, 6, 0, 0, "broker-2:9092", 1));
+        assertThat(io.get(io.size() - 1)).isEqualTo(new IoEvent("FileRead", 7, 8, 3, 0, "/data/a.log", 2));
+        assertThat(io.seen()).isEqualTo(added.size() + 2);
+    }
+
+    @Test
+    void retainingNothingOrEverything() {
+        IoEvents io = new IoEvents();
+        for (int i = 0; i < 100; i++) io.add("FileWrite", i, i + 1, 0, 0, "/x", i);
+        assertThat(io.retain(100, i -> false)).isZero();
+        assertThat(io.retain(0, i -> true)).isZero();
+        assertThat(io.size()).isEqualTo(100);
+        assertThat(io.retain(40, i -> false)).isEqualTo(60);
+        assertThat(io.size()).isEqualTo(40);
+        assertThat(io.get(39)).isEqualTo(new IoEvent("FileWrite", 39, 40, 0, 0, "/x", 39));
+        assertThat(io.retain(0, i -> false)).isEqualTo(40);
+        assertThat(io).isEmpty();
+        io.trimToSize();
+        io.add("FileWrite", 1, 2, 0, 0, "/x", 1);
+        assertThat(io.size()).isEqualTo(1);
+        assertThat(io.seen()).isEqualTo(101);
+        assertThatThrownBy(() -> io.retain(2, i -> true)).isInstanceOf(IndexOutOfBoundsException.class);
+    }
+
     @Test
     void outOfRangeIsAnError() {
         IoEvents io = new IoEvents();

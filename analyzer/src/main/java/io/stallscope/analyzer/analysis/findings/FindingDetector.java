@@ -505,7 +505,7 @@ public final class FindingDetector {
      */
     static int[][] ioInView(IoEvents io, int threads, long from, long to, IoOp[] opOfType) {
         boolean[] kept = new boolean[opOfType.length];
-        for (int k = 0; k < kept.length; k++) kept[k] = opOfType[k] == IoOp.FSYNC || opOfType[k] == IoOp.FILE_READ;
+        for (int k = 0; k < kept.length; k++) kept[k] = FindingsIo.everyEvent(opOfType[k]);
         int[] count = new int[threads];
         for (int i = 0; i < io.size(); i++) {
             int t = io.thread(i);

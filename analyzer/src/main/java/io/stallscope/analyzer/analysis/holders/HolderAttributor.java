@@ -41,8 +41,11 @@ public final class HolderAttributor {
      * The classifier must have {@link StackClassifier#precompute() precomputed} before {@link #worker()} copies run.
      *
      * @param siteMethods the methods taking the locks whose waits will be attributed from samples: indexed now
+     * @param ioFrom      the number in {@code rec.io} of the window's first I/O event: those before it are what earlier
+     *                    windows kept for the findings, and a window reads its own events, as it reads its own samples
      */
-    public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals, java.util.Collection<String> siteMethods) {
+    public HolderAttributor(Recording rec, StackClassifier classifier, long[] intervals, java.util.Collection<String> siteMethods,
+                            int ioFrom) {
         this.rec = rec;
         this.classifier = classifier;
         this.intervals = intervals;
@@ -52,10 +55,11 @@ public final class HolderAttributor {
         this.ioByThread = new HashMap<>();
         this.sites = SiteIndex.build(rec, classifier, intervals, siteMethods);
         for (ThreadInfo t : rec.threads) threadsByFile.computeIfAbsent(t.file(), k -> new ArrayList<>()).add(t);
-        // Each thread's events' numbers, in the recording's order, then by start (ties in that order).
+        // Each thread's events' numbers, in the recording's order, then by start (ties in that order): the window's
+        // events only, not again those every window before kept.
         IoEvents io = rec.io;
         int[] count = new int[rec.threads.size()];
-        for (int i = 0; i < io.size(); i++) {
+        for (int i = ioFrom; i < io.size(); i++) {
             int t = io.thread(i);
             if (t >= 0 && t < count.length) count[t]++;
         }
@@ -64,7 +68,7 @@ public final class HolderAttributor {
             if (count[t] > 0) byThread[t] = new int[count[t]];
             count[t] = 0;
         }
-        for (int i = 0; i < io.size(); i++) {
+        for (int i = ioFrom; i < io.size(); i++) {
             int t = io.thread(i);
             if (t >= 0 && t < count.length) byThread[t][count[t]++] = i;
         }
