@@ -37,6 +37,8 @@ class LauncherIT {
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        // The launcher's class-data-sharing archive in this test's directory, not the user's cache.
+        pb.environment().put("XDG_CACHE_HOME", dir.toString());
         if (javaOpts != null) {
             pb.environment().put("JAVA_OPTS", javaOpts);
             pb.environment().remove("JDK_JAVA_OPTIONS");
@@ -155,7 +157,9 @@ class LauncherIT {
         cmd.addAll(List.of(args));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().put("XDG_CACHE_HOME", dir.toString());
+        Process p = pb.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
@@ -192,8 +196,10 @@ class LauncherIT {
         String launcher = Paths.get("bin", "analyzer").toAbsolutePath().toString();
         String cmd = "JAVA_OPTS=-Dstallscope.progress.delayMs=0 " + launcher + " report " + big + " > " + dir.resolve("report.txt");
         Path typescript = dir.resolve("tty.txt");
-        Process p = new ProcessBuilder(script.toString(), "-qec", cmd, typescript.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+        ProcessBuilder tty = new ProcessBuilder(script.toString(), "-qec", cmd, typescript.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true);
+        tty.environment().put("XDG_CACHE_HOME", dir.toString());
+        Process p = tty.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         assertThat(Files.readString(typescript)).containsPattern("analyzer: (reading twenty.jfr \\[|analysing)");
@@ -201,7 +207,9 @@ class LauncherIT {
 
         // The same run with stderr not a terminal: no progress line (the repeated chunks' warning stays).
         Path err = dir.resolve("err.txt");
-        Process q = new ProcessBuilder("bash", "-c", cmd).redirectError(err.toFile()).start();
+        ProcessBuilder noTty = new ProcessBuilder("bash", "-c", cmd).redirectError(err.toFile());
+        noTty.environment().put("XDG_CACHE_HOME", dir.toString());
+        Process q = noTty.start();
         assertThat(q.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(q.exitValue()).isZero();
         assertThat(Files.readString(err)).doesNotContainPattern("analyzer: (reading|analysing)")
