@@ -121,6 +121,20 @@ class LauncherIT {
     }
 
     @Test
+    void aRunThatNamesNoFileStartsAsForTheSmallestRecording() throws Exception {
+        // --help, --version and usage errors read nothing: C1 and the serial collector start them sooner.
+        Result help = launchWith("-XX:+PrintCommandLineFlags", "--help");
+        assertThat(help.code()).as(help.err()).isZero();
+        assertThat(help.out()).contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC").doesNotContain("-XX:+UseParallelGC")
+                .contains("Usage: analyzer");
+        Result missing = launchWith("-XX:+PrintCommandLineFlags", "report", dir.resolve("no-such.jfr").toString());
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.out()).contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:+UseParallelGC", "--help");
+        assertThat(chosen.out()).contains("-XX:+UseParallelGC").doesNotContain("-XX:+UseSerialGC");
+    }
+
+    @Test
     void aTextReportLeavesJacksonUnloaded() throws Exception {
         // Loading Jackson took 0.1 s of a 0.45 s report of a small file; only --json and --html need it.
         Path classes = dir.resolve("classes.txt");
