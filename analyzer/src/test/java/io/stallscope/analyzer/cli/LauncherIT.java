@@ -37,6 +37,8 @@ class LauncherIT {
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        // The launcher's class-data-sharing archive in this test's directory, not the user's cache.
+        pb.environment().put("XDG_CACHE_HOME", dir.toString());
         if (javaOpts != null) {
             pb.environment().put("JAVA_OPTS", javaOpts);
             pb.environment().remove("JDK_JAVA_OPTIONS");
@@ -119,6 +121,20 @@ class LauncherIT {
     }
 
     @Test
+    void aRunThatNamesNoFileStartsAsForTheSmallestRecording() throws Exception {
+        // --help, --version and usage errors read nothing: C1 and the serial collector start them sooner.
+        Result help = launchWith("-XX:+PrintCommandLineFlags", "--help");
+        assertThat(help.code()).as(help.err()).isZero();
+        assertThat(help.out()).contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC").doesNotContain("-XX:+UseParallelGC")
+                .contains("Usage: analyzer");
+        Result missing = launchWith("-XX:+PrintCommandLineFlags", "report", dir.resolve("no-such.jfr").toString());
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.out()).contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+        Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:+UseParallelGC", "--help");
+        assertThat(chosen.out()).contains("-XX:+UseParallelGC").doesNotContain("-XX:+UseSerialGC");
+    }
+
+    @Test
     void aTextReportLeavesJacksonUnloaded() throws Exception {
         // Loading Jackson took 0.1 s of a 0.45 s report of a small file; only --json and --html need it.
         Path classes = dir.resolve("classes.txt");
@@ -155,7 +171,9 @@ class LauncherIT {
         cmd.addAll(List.of(args));
         Path out = dir.resolve("out.txt");
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().put("XDG_CACHE_HOME", dir.toString());
+        Process p = pb.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
     }
@@ -192,8 +210,10 @@ class LauncherIT {
         String launcher = Paths.get("bin", "analyzer").toAbsolutePath().toString();
         String cmd = "JAVA_OPTS=-Dstallscope.progress.delayMs=0 " + launcher + " report " + big + " > " + dir.resolve("report.txt");
         Path typescript = dir.resolve("tty.txt");
-        Process p = new ProcessBuilder(script.toString(), "-qec", cmd, typescript.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true).start();
+        ProcessBuilder tty = new ProcessBuilder(script.toString(), "-qec", cmd, typescript.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectErrorStream(true);
+        tty.environment().put("XDG_CACHE_HOME", dir.toString());
+        Process p = tty.start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isZero();
         assertThat(Files.readString(typescript)).containsPattern("analyzer: (reading twenty.jfr \\[|analysing)");
@@ -201,7 +221,9 @@ class LauncherIT {
 
         // The same run with stderr not a terminal: no progress line (the repeated chunks' warning stays).
         Path err = dir.resolve("err.txt");
-        Process q = new ProcessBuilder("bash", "-c", cmd).redirectError(err.toFile()).start();
+        ProcessBuilder noTty = new ProcessBuilder("bash", "-c", cmd).redirectError(err.toFile());
+        noTty.environment().put("XDG_CACHE_HOME", dir.toString());
+        Process q = noTty.start();
         assertThat(q.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(q.exitValue()).isZero();
         assertThat(Files.readString(err)).doesNotContainPattern("analyzer: (reading|analysing)")

@@ -109,6 +109,116 @@ class BundleIT {
         assertThat(bare.output()).contains("-XX:+PrintCommandLineFlags").doesNotContain("TieredStopAtLevel");
     }
 
+    /**
+     * The first report run of a runtime and jar leaves a class-data-sharing archive in the user's cache, and the
+     * runs after it load the analyzer's classes from it; none of them prints or exits otherwise than without it.
+     */
+    @Test
+    void theFirstReportMakesAClassDataArchiveTheNextRunsLoad() throws Exception {
+        Path recording = contendedRecording(work.resolve("cds.jfr"));
+        Path cache = Files.createDirectory(work.resolve("cache-made"));
+        Split plain = report(recording, cache, Map.of("STALLSCOPE_CDS", "off"));
+        assertThat(plain.exitCode()).as(plain.stderr()).isZero();
+        assertThat(plain.stdout()).contains("bundle-waiter");
+        assertThat(cache.resolve("stallscope")).doesNotExist();
+
+        Split first = report(recording, cache, Map.of());
+        assertThat(first).isEqualTo(plain);
+        Path archive = archiveIn(cache);
+
+        Path classes = work.resolve("classes.log");
+        Split second = report(recording, cache, Map.of("JAVA_OPTS", "-Xlog:class+load=info:file=" + classes));
+        assertThat(second).isEqualTo(plain);
+        assertThat(Files.readString(classes))
+            .containsPattern("io\\.stallscope\\.analyzer\\.cli\\.Main source: shared objects file \\(top\\)");
+        assertThat(archiveIn(cache)).isEqualTo(archive);
+        assertThat(run(List.of(home.resolve("bin/analyzer").toString(), "--help"), env(cache, Map.of()), work).output())
+            .contains("Usage: analyzer");
+    }
+
+    /**
+     * A damaged archive, one half written (its header comes last), one that cannot be written, a cache that
+     * cannot be made, and options that choose class sharing themselves: each gives the report and the exit code of
+     * a run without the archive, and nothing on stderr.
+     */
+    @Test
+    void aDamagedOrUnwritableArchiveChangesNoRun() throws Exception {
+        Path recording = contendedRecording(work.resolve("cds-bad.jfr"));
+        Path cache = Files.createDirectory(work.resolve("cache-bad"));
+        Split plain = report(recording, cache, Map.of("STALLSCOPE_CDS", "off"));
+        assertThat(plain.exitCode()).as(plain.stderr()).isZero();
+        assertThat(report(recording, cache, Map.of())).isEqualTo(plain);
+        Path archive = archiveIn(cache);
+        byte[] made = Files.readAllBytes(archive);
+        archive.toFile().setWritable(true);
+
+        Files.write(archive, "not an archive\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(report(recording, cache, Map.of())).as("garbage").isEqualTo(plain);
+
+        byte[] headless = made.clone();
+        java.util.Arrays.fill(headless, 0, 4096, (byte) 0);
+        Files.write(archive, headless);
+        assertThat(report(recording, cache, Map.of())).as("header not written yet").isEqualTo(plain);
+
+        byte[] damaged = made.clone();
+        java.util.Arrays.fill(damaged, made.length / 3, made.length / 3 + 16384, (byte) 0);
+        Files.write(archive, damaged);
+        assertThat(report(recording, cache, Map.of())).as("damaged contents").isEqualTo(plain);
+
+        // Not empty: the JVM would remove an empty directory in its way (and as root, permissions stop nothing).
+        Files.delete(archive);
+        Files.writeString(Files.createDirectory(archive).resolve("in-the-way"), "");
+        assertThat(report(recording, cache, Map.of())).as("archive path a directory").isEqualTo(plain);
+
+        Path notADirectory = Files.writeString(work.resolve("cache-is-a-file"), "");
+        assertThat(report(recording, notADirectory, Map.of())).as("cache cannot be made").isEqualTo(plain);
+
+        // Three first runs at once: each writes the archive as it ends while the others may be reading it.
+        Path together = Files.createDirectory(work.resolve("cache-together"));
+        List<java.util.concurrent.CompletableFuture<Split>> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            runs.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return report(recording, together, Map.of());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        for (var r : runs) {
+            assertThat(r.get(180, TimeUnit.SECONDS)).as("concurrent first runs").isEqualTo(plain);
+        }
+        assertThat(report(recording, together, Map.of())).as("after concurrent first runs").isEqualTo(plain);
+        archiveIn(together);
+
+        Path untouched = Files.createDirectory(work.resolve("cache-untouched"));
+        assertThat(report(recording, untouched, Map.of("JAVA_OPTS", "-Xshare:off"))).as("-Xshare:off").isEqualTo(plain);
+        assertThat(report(recording, untouched, Map.of("JAVA_OPTS", "-Xshare:auto"))).as("-Xshare:auto").isEqualTo(plain);
+        assertThat(untouched.resolve("stallscope")).as("options choosing sharing: no archive made").doesNotExist();
+    }
+
+    private static Split report(Path recording, Path cache, Map<String, String> more) throws Exception {
+        return runSplit(List.of(home.resolve("bin/analyzer").toString(), "report", recording.toString()), env(cache, more));
+    }
+
+    /** Java, mkdir and wc on PATH, a cache directory, nothing else inherited. */
+    private static Map<String, String> env(Path cache, Map<String, String> more) {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin",
+            "XDG_CACHE_HOME", cache.toString(), "HOME", work.toString()));
+        env.putAll(more);
+        return env;
+    }
+
+    private static Path archiveIn(Path cache) throws IOException {
+        try (var files = Files.list(cache.resolve("stallscope"))) {
+            List<Path> archives = files.toList();
+            assertThat(archives).hasSize(1);
+            assertThat(archives.get(0).getFileName().toString()).startsWith("analyzer-").endsWith(".jsa");
+            assertThat(archives.get(0)).isRegularFile().isNotEmptyFile();
+            return archives.get(0);
+        }
+    }
+
     @Test
     void theAgentsCommandLineRunsWithOnlyJavaOnThePath() throws Exception {
         Result version = run(List.of(home.resolve("bin/stallscope-agent").toString(), "--version"),
@@ -164,6 +274,25 @@ class BundleIT {
     }
 
     record Result(int exitCode, String output) {
+    }
+
+    record Split(int exitCode, String stdout, String stderr) {
+    }
+
+    /** Runs a command with exactly the environment given, its stdout and stderr apart. */
+    private static Split runSplit(List<String> command, Map<String, String> env) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(work, "out", ".txt");
+        Path err = Files.createTempFile(work, "err", ".txt");
+        ProcessBuilder pb = new ProcessBuilder(command).directory(work.toFile())
+            .redirectOutput(out.toFile()).redirectError(err.toFile());
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("did not finish: " + command);
+        }
+        return new Split(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
     /** Runs a command with exactly the environment given (nothing inherited). */
