@@ -49,7 +49,8 @@ timed() {
   if /usr/bin/time -o "$out/time" -f "%e s, %M KB peak RSS" timeout -s KILL "$limit" "$@" > "$out/stdout" 2> "$out/stderr"; then
     printf '  %-14s %s\n' "$label" "$(cat "$out/time")"
   else
-    printf '  %-14s failed: %s\n' "$label" "$(tail -1 "$out/stderr") ($(tail -1 "$out/time"); exit 137 is the ${limit} s timeout)"
+    # The exit status (137: killed at the TIMEOUT), the first error line (an OutOfMemoryError names itself there).
+    printf '  %-14s failed: %s\n' "$label" "$(grep -m1 -E 'Error|Exception|rror:' "$out/stderr" || tail -1 "$out/stderr") ($(tail -1 "$out/time"); $(grep -m1 'exited\|signal' "$out/time" || echo 'no status'))"
   fi
 }
 
