@@ -14,7 +14,6 @@ import io.stallscope.analyzer.util.IndexSort;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
