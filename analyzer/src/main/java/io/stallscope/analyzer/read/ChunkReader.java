@@ -74,6 +74,23 @@ final class ChunkReader {
         return b.limit() - pos >= 4 && b.getInt(pos) == MAGIC;
     }
 
+    /** Which part of the chunk's events this reader reads, of how many (see {@link #part}). */
+    private int part;
+    private int parts = 1;
+
+    /**
+     * Reads only part {@code part} of {@code parts} of a complete chunk's events (its metadata and pools whole): the
+     * events from the first to start at or after {@code part / parts} of the chunk's bytes to the next part's first. So
+     * a recording of one or two big chunks is read on every core: readers of the parts of a chunk, merged in order,
+     * give what one reader of the chunk gives. The first part counts the chunk in its file; an incomplete chunk is
+     * read whole by its first part, and its other parts read nothing.
+     */
+    ChunkReader part(int part, int parts) {
+        this.part = part;
+        this.parts = parts;
+        return this;
+    }
+
     /** Reads the chunk and returns its declared size, so the caller can find the next one. */
     long read() throws JfrFormatException {
         if (available < HEADER_SIZE) throw new JfrFormatException("file is cut short inside a chunk header");
@@ -98,6 +115,7 @@ final class ChunkReader {
         if (complete) {
             found.read((int) metaOffset, (int) cpOffset);
         } else {
+            if (part > 0) return size;
             // Cut short or never finished: find whatever metadata and pools were written before the cut.
             file.warnings.add(size > available
                     ? "file is cut short: chunk " + number + " has " + available + " of " + size + " bytes; reporting what was read"
@@ -108,7 +126,7 @@ final class ChunkReader {
         pools = found.pools();
         eventsEnd = found.eventsEnd();
         standardStacks = found.standardStacks();
-        file.chunks++;
+        if (part == 0) file.chunks++;
         file.startNanos = Math.min(file.startNanos, startNanos);
         file.endNanos = Math.max(file.endNanos, startNanos + Math.max(0, durationNanos));
         if (meta.byName.keySet().stream().anyMatch(n -> n.startsWith("profiler."))) {
@@ -116,8 +134,35 @@ final class ChunkReader {
         } else {
             file.producers.add("JDK");
         }
-        readEvents(end, complete);
+        if (parts > 1 && complete) {
+            readEvents(boundary(end, (long) end * part / parts), boundary(end, (long) end * (part + 1) / parts), end, true);
+        } else {
+            readEvents(HEADER_SIZE, end, end, complete);
+        }
         return size;
+    }
+
+    /**
+     * Where the first event to start at or after chunk offset {@code at} starts (at the chunk's {@code end} when none
+     * does): found by walking the events' sizes from the first. A size that cannot be read ends the walk at
+     * {@code end}, so the part before reads up to it and fails there, as one reader of the whole chunk would.
+     */
+    private int boundary(int end, long at) {
+        if (at >= end) return end;
+        int pos = HEADER_SIZE;
+        Cursor c = new Cursor(buf, 0, base + end);
+        while (pos < at) {
+            c.pos = base + pos;
+            int size;
+            try {
+                size = c.varint();
+            } catch (JfrFormatException e) {
+                return end;
+            }
+            if (size <= 0 || size > end - pos) return end;
+            pos += size;
+        }
+        return pos;
     }
 
     // ---- events ----
@@ -126,6 +171,8 @@ final class ChunkReader {
 
     private static final byte F_START = 1, F_THREAD = 2, F_STACK = 3, F_STATE = 4, F_SAMPLES = 5;
     private static final byte F_DURATION = 6, F_CLASS = 7, F_ADDRESS = 8, F_OWNER = 9;
+    /** In {@link Plan#ioFields}: the target (an inline or pooled string), the byte count, and fields skipped by kind. */
+    private static final byte F_TARGET = 10, F_BYTES = 11, F_SKIP_STRING = 12, F_SKIP_U1 = 13, F_SKIP_VARINT = 0;
     private static final int THREAD_CACHE = 1024;
     /** Thread key to id, direct-mapped; key 0 is no thread, so a zero slot never matches. */
     private final long[] threadCacheKey = new long[THREAD_CACHE];
@@ -150,6 +197,11 @@ final class ChunkReader {
         final byte[] sampleFields;
         /** Likewise for a monitor or park event (see {@link #lockFast}). */
         final byte[] lockFields;
+        /**
+         * For an I/O event whose fields are varints, pool references, inline strings and booleans (the JDK's): what
+         * each field is (see {@link #ioFast}); null for another layout, read by {@link #decode}.
+         */
+        final byte[] ioFields;
         final long[] vals;
         final Object[] objs;
 
@@ -203,8 +255,34 @@ final class ChunkReader {
                     ? codes(n, fStart, F_START, fDuration, F_DURATION, fThread, F_THREAD, fStack, F_STACK, fClass, F_CLASS,
                             fAddress, F_ADDRESS, fOwner, F_OWNER)
                     : null;
+            ioFields = role == Role.IO ? ioCodes(t, fStart, fDuration, fThread, fStack, fTarget, fBytes) : null;
             vals = new long[t.fields.length];
             objs = new Object[t.fields.length];
+        }
+
+        /** {@link #ioFields} of an I/O type, or null when a field is of a kind {@link #ioFast} does not read. */
+        private static byte[] ioCodes(JfrType t, int fStart, int fDuration, int fThread, int fStack, int fTarget, int fBytes) {
+            byte[] codes = codes(t.fields.length, fStart, F_START, fDuration, F_DURATION, fThread, F_THREAD, fStack, F_STACK,
+                    fTarget, F_TARGET, fBytes, F_BYTES);
+            for (int i = 0; i < codes.length; i++) {
+                JfrType.JfrField f = t.fields[i];
+                boolean varint = f.constantPool || f.type.kind == JfrType.Kind.VARINT;
+                boolean string = !f.constantPool && f.type.kind == JfrType.Kind.STRING;
+                boolean u1 = !f.constantPool && (f.type.kind == JfrType.Kind.BOOLEAN || f.type.kind == JfrType.Kind.BYTE);
+                if (f.array) return null;
+                if (codes[i] == F_TARGET) {
+                    if (!varint && !string) return null;
+                } else if (codes[i] != F_SKIP_VARINT) {
+                    if (!varint) return null;
+                } else if (string) {
+                    codes[i] = F_SKIP_STRING;
+                } else if (u1) {
+                    codes[i] = F_SKIP_U1;
+                } else if (!varint) {
+                    return null;
+                }
+            }
+            return codes;
         }
     }
 
@@ -244,7 +322,8 @@ final class ChunkReader {
         }
     }
 
-    private void readEvents(int end, boolean complete) throws JfrFormatException {
+    /** Reads the events that start in [{@code from}, {@code to}) of the chunk's first {@code end} bytes. */
+    private void readEvents(int from, int to, int end, boolean complete) throws JfrFormatException {
         Map<Long, Plan> plans = new HashMap<>();
         Map<Long, long[]> counts = new HashMap<>();
         for (JfrType t : meta.byId.values()) {
@@ -262,8 +341,8 @@ final class ChunkReader {
         List<long[]> bigCounts = new ArrayList<>();
         Cursor c = new Cursor(buf, 0, 0);
         c.outerLimit = base + end;
-        int pos = HEADER_SIZE;
-        while (pos < end) {
+        int pos = from;
+        while (pos < to) {
             c.pos = base + pos;
             c.limit = base + end;
             int size;
@@ -305,6 +384,8 @@ final class ChunkReader {
                         sampleFast(c, p);
                     } else if (p.lockFields != null) {
                         lockFast(c, p);
+                    } else if (p.ioFields != null) {
+                        ioFast(c, p);
                     } else {
                         decode(c, p);
                         if (p.role == Role.SAMPLE) sample(p);
@@ -451,6 +532,74 @@ final class ChunkReader {
         }
         c.checkInEvent();
         addLock(p, ticks, duration, threadKey, stackKey, classKey, address, ownerKey);
+    }
+
+    /**
+     * A file or socket event of the JDK's layout: read straight into locals, then added as {@link #handle} adds it
+     * after {@link #decode}. A handler storm recorded at threshold 0 is a hundred million of these; decoded field by
+     * field, each made a new String of its path (and hashed and compared it in full to find its number) and took an
+     * object array's trip through {@link Plan#objs}. An inline path equal to the last one read is not decoded again.
+     */
+    private void ioFast(Cursor c, Plan p) throws JfrFormatException {
+        long ticks = 0;
+        long duration = 0;
+        long threadKey = 0;
+        long stackKey = 0;
+        long bytes = 0;
+        String target = null;
+        for (byte f : p.ioFields) {
+            switch (f) {
+                case F_TARGET -> target = p.type.fields[p.fTarget].constantPool ? pools.string(c.varlongInEvent()) : ioTarget(c);
+                case F_SKIP_STRING -> c.skipString();
+                case F_SKIP_U1 -> c.u1();
+                default -> {
+                    long v = c.varlongInEvent();
+                    switch (f) {
+                        case F_START -> ticks = v;
+                        case F_DURATION -> duration = v;
+                        case F_THREAD -> threadKey = v;
+                        case F_STACK -> stackKey = v;
+                        case F_BYTES -> bytes = v;
+                        default -> { }
+                    }
+                }
+            }
+        }
+        c.checkInEvent();
+        long start = p.fStart >= 0 ? nanos(ticks) : startNanos;
+        long dur = p.fDuration >= 0 ? span(p, p.fDuration, duration) : 0;
+        rec.io.add(p.ioType, start, start + dur, threadKey == 0 ? -1 : threadOf(threadKey),
+                p.fStack >= 0 ? stackOf(stackKey) : 0, target, bytes);
+    }
+
+    /** The last inline target string read, its bytes as written, and its encoding: a storm writes one path over and over. */
+    private final byte[] lastTargetBytes = new byte[256];
+    private int lastTargetLength = -1;
+    private byte lastTargetEncoding;
+    private String lastTargetString;
+
+    /**
+     * An inline target string: for UTF-8 and Latin-1 (encodings 3 and 5, the JDK's), the last one's String when its
+     * bytes are the same; any other encoding (a pool reference, a char array, none) as {@link #decode} reads it.
+     */
+    private String ioTarget(Cursor c) throws JfrFormatException {
+        byte enc = c.peekU1();
+        if (enc != 3 && enc != 5) return pools.resolve(c.string());
+        c.u1();
+        int len = c.count(1);
+        boolean cached = len <= lastTargetBytes.length;
+        if (cached) {
+            if (len == lastTargetLength && enc == lastTargetEncoding && c.bytesEqual(lastTargetBytes, len)) {
+                c.skip(len);
+                return lastTargetString;
+            }
+            c.copy(lastTargetBytes, len);
+        }
+        String s = c.text(len, enc == 3 ? java.nio.charset.StandardCharsets.UTF_8 : java.nio.charset.StandardCharsets.ISO_8859_1);
+        lastTargetLength = cached ? len : -1;
+        lastTargetEncoding = enc;
+        lastTargetString = s;
+        return s;
     }
 
     /** One lock event, from its fields' raw values (pool keys, ticks); those the event type lacks are ignored. */

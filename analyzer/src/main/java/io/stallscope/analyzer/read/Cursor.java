@@ -43,6 +43,37 @@ final class Cursor {
         return buf.get(pos++);
     }
 
+    /** The next byte, not consumed. */
+    byte peekU1() throws JfrFormatException {
+        if (pos >= limit) throw corrupt("unexpected end of data");
+        return buf.get(pos);
+    }
+
+    /** Whether the next {@code len} bytes are {@code b[0, len)}; consumes nothing. */
+    boolean bytesEqual(byte[] b, int len) throws JfrFormatException {
+        need(len);
+        if (array != null) return java.util.Arrays.equals(array, arrayOffset + pos, arrayOffset + pos + len, b, 0, len);
+        for (int i = 0; i < len; i++) {
+            if (buf.get(pos + i) != b[i]) return false;
+        }
+        return true;
+    }
+
+    /** Copies the next {@code len} bytes into {@code to}; consumes nothing. */
+    void copy(byte[] to, int len) throws JfrFormatException {
+        need(len);
+        buf.get(pos, to, 0, len);
+    }
+
+    /** The next {@code len} bytes as text in {@code cs}, consumed. */
+    String text(int len, java.nio.charset.Charset cs) throws JfrFormatException {
+        need(len);
+        byte[] bytes = new byte[len];
+        buf.get(pos, bytes);
+        pos += len;
+        return new String(bytes, cs);
+    }
+
     long varlong() throws JfrFormatException {
         // One loop with the bound check inline: most fields end within 9 bytes of their event's end, so a
         // "whole varint in range" fast path would rarely apply.
