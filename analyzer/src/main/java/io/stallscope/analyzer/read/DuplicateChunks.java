@@ -46,18 +46,28 @@ final class DuplicateChunks {
     private final Map<Key, Group> seen = new HashMap<>();
     private final ByteBuffer x = ByteBuffer.allocate(1 << 16);
     private final ByteBuffer y = ByteBuffer.allocate(1 << 16);
-    private final MessageDigest sha;
+    /**
+     * Made when a header first repeats: getting it loads the platform's security providers, 10 ms of a small
+     * report's start, for the rare file that needs it.
+     */
+    private MessageDigest sha;
     private int skipped;
     private long firstSkippedAt = -1;
 
     DuplicateChunks(FileChannel ch) {
         this.ch = ch;
-        try {
-            // A cryptographic digest: a file cannot be crafted with chunks whose digests collide to force comparisons.
-            this.sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
+    }
+
+    private MessageDigest sha() {
+        if (sha == null) {
+            try {
+                // A cryptographic digest: a file cannot be crafted with chunks whose digests collide to force comparisons.
+                sha = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java platform has SHA-256", e);
+            }
         }
+        return sha;
     }
 
     /**
@@ -98,6 +108,7 @@ final class DuplicateChunks {
 
     /** The digest of the {@code size} bytes at {@code pos}, or null when the file ends before them. */
     private Digest digest(long pos, long size) throws IOException {
+        MessageDigest sha = sha();
         sha.reset();
         for (long off = 0; off < size; off += x.capacity()) {
             int len = (int) Math.min(x.capacity(), size - off);
