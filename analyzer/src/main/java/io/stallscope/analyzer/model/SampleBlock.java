@@ -6,10 +6,8 @@ import java.util.Arrays;
  * One chunk's samples in compact columns, grouped by thread, each thread's in time order. Built on the thread
  * that read the chunk (so chunks are grouped and sorted in parallel), then given the recording's thread and
  * stack ids by the merge, and kept: the lanes of {@link Samples} are views over blocks, nothing is copied again.
- * A sample takes 11 bytes: its time as microseconds after the microsecond of the block's first sample (full
- * nanoseconds only in a block spanning more than half an hour), stack id, state and weight. Times are kept to the
- * microsecond they fall in, whatever the block: so a chunk read in parts, each its own block, gives the times one
- * block of the whole chunk gives.
+ * A sample takes 11 bytes: its time as microseconds after the block's first sample (full nanoseconds only in a
+ * block spanning more than half an hour), stack id, state and weight.
  */
 public final class SampleBlock {
     private final long base;
@@ -45,18 +43,13 @@ public final class SampleBlock {
      */
     private static SampleBlock allocated(int n, long first, long last, int[] threadStart, int[] threadIds) {
         boolean wide = n > 0 && (last - first) / 1000L > Integer.MAX_VALUE;
-        return new SampleBlock(n == 0 ? 0 : micro(first), wide ? null : new int[n], wide ? new long[n] : null, new int[n],
+        return new SampleBlock(n == 0 ? 0 : first, wide ? null : new int[n], wide ? new long[n] : null, new int[n],
                 new byte[n], new char[n], threadStart, threadIds, n == 0 ? Long.MAX_VALUE : first, n == 0 ? Long.MIN_VALUE : last);
     }
 
-    /** The start of the microsecond {@code t} falls in. */
-    private static long micro(long t) {
-        return t - Math.floorMod(t, 1000L);
-    }
-
-    /** A time as this block holds it: microseconds after its base, or nanoseconds (of a whole microsecond) when wide. */
+    /** A time as this block holds it: microseconds after its base, or full nanoseconds when wide. */
     private long encode(long t) {
-        return wide != null ? micro(t) : (t - base) / 1000L;
+        return wide != null ? t : (t - base) / 1000L;
     }
 
     /** Sample {@code p}, its time as {@link #encode} gives it. */
@@ -72,7 +65,7 @@ public final class SampleBlock {
         return stack.length;
     }
 
-    /** Epoch nanoseconds, to the microsecond (the start of the one the sample fell in). */
+    /** Epoch nanoseconds, to the microsecond (exact for the block's first sample). */
     public long time(int i) {
         return wide != null ? wide[i] : base + micros[i] * 1000L;
     }

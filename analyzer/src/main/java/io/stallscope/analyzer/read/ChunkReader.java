@@ -74,23 +74,6 @@ final class ChunkReader {
         return b.limit() - pos >= 4 && b.getInt(pos) == MAGIC;
     }
 
-    /** Which part of the chunk's events this reader reads, of how many (see {@link #part}). */
-    private int part;
-    private int parts = 1;
-
-    /**
-     * Reads only part {@code part} of {@code parts} of a complete chunk's events (its metadata and pools whole): the
-     * events from the first to start at or after {@code part / parts} of the chunk's bytes to the next part's first. So
-     * a recording of one or two big chunks is read on every core: readers of the parts of a chunk, merged in order,
-     * give what one reader of the chunk gives. The first part counts the chunk in its file; an incomplete chunk is
-     * read whole by its first part, and its other parts read nothing.
-     */
-    ChunkReader part(int part, int parts) {
-        this.part = part;
-        this.parts = parts;
-        return this;
-    }
-
     /** Reads the chunk and returns its declared size, so the caller can find the next one. */
     long read() throws JfrFormatException {
         if (available < HEADER_SIZE) throw new JfrFormatException("file is cut short inside a chunk header");
@@ -115,7 +98,6 @@ final class ChunkReader {
         if (complete) {
             found.read((int) metaOffset, (int) cpOffset);
         } else {
-            if (part > 0) return size;
             // Cut short or never finished: find whatever metadata and pools were written before the cut.
             file.warnings.add(size > available
                     ? "file is cut short: chunk " + number + " has " + available + " of " + size + " bytes; reporting what was read"
@@ -126,7 +108,7 @@ final class ChunkReader {
         pools = found.pools();
         eventsEnd = found.eventsEnd();
         standardStacks = found.standardStacks();
-        if (part == 0) file.chunks++;
+        file.chunks++;
         file.startNanos = Math.min(file.startNanos, startNanos);
         file.endNanos = Math.max(file.endNanos, startNanos + Math.max(0, durationNanos));
         if (meta.byName.keySet().stream().anyMatch(n -> n.startsWith("profiler."))) {
@@ -134,35 +116,8 @@ final class ChunkReader {
         } else {
             file.producers.add("JDK");
         }
-        if (parts > 1 && complete) {
-            readEvents(boundary(end, (long) end * part / parts), boundary(end, (long) end * (part + 1) / parts), end, true);
-        } else {
-            readEvents(HEADER_SIZE, end, end, complete);
-        }
+        readEvents(end, complete);
         return size;
-    }
-
-    /**
-     * Where the first event to start at or after chunk offset {@code at} starts (at the chunk's {@code end} when none
-     * does): found by walking the events' sizes from the first. A size that cannot be read ends the walk at
-     * {@code end}, so the part before reads up to it and fails there, as one reader of the whole chunk would.
-     */
-    private int boundary(int end, long at) {
-        if (at >= end) return end;
-        int pos = HEADER_SIZE;
-        Cursor c = new Cursor(buf, 0, base + end);
-        while (pos < at) {
-            c.pos = base + pos;
-            int size;
-            try {
-                size = c.varint();
-            } catch (JfrFormatException e) {
-                return end;
-            }
-            if (size <= 0 || size > end - pos) return end;
-            pos += size;
-        }
-        return pos;
     }
 
     // ---- events ----
@@ -322,8 +277,7 @@ final class ChunkReader {
         }
     }
 
-    /** Reads the events that start in [{@code from}, {@code to}) of the chunk's first {@code end} bytes. */
-    private void readEvents(int from, int to, int end, boolean complete) throws JfrFormatException {
+    private void readEvents(int end, boolean complete) throws JfrFormatException {
         Map<Long, Plan> plans = new HashMap<>();
         Map<Long, long[]> counts = new HashMap<>();
         for (JfrType t : meta.byId.values()) {
@@ -341,8 +295,8 @@ final class ChunkReader {
         List<long[]> bigCounts = new ArrayList<>();
         Cursor c = new Cursor(buf, 0, 0);
         c.outerLimit = base + end;
-        int pos = from;
-        while (pos < to) {
+        int pos = HEADER_SIZE;
+        while (pos < end) {
             c.pos = base + pos;
             c.limit = base + end;
             int size;

@@ -92,42 +92,8 @@ public final class JfrFileReader {
         }
     }
 
-    /**
-     * A chunk found from its header: where it is, how many bytes to map, or why it cannot be read; and which part of
-     * its events is read here, of how many (see {@link ChunkReader#part}).
-     */
-    private record ChunkAt(long pos, long mapLen, String error, int part, int parts) {
-        ChunkAt(long pos, long mapLen, String error) {
-            this(pos, mapLen, error, 0, 1);
-        }
-    }
-
-    /**
-     * The chunks, those that are complete and big beside the file's share of a reader split into parts (see
-     * {@link #partsOf}).
-     */
-    private static List<ChunkAt> parts(List<ChunkAt> chunks, java.util.Set<Long> complete, int threads) {
-        long total = 0;
-        for (ChunkAt c : chunks) total += c.mapLen();
-        List<ChunkAt> out = new ArrayList<>();
-        for (ChunkAt c : chunks) {
-            int n = c.error() == null && complete.contains(c.pos()) ? partsOf(c.mapLen(), total, threads) : 1;
-            for (int k = 0; k < n; k++) out.add(new ChunkAt(c.pos(), c.mapLen(), c.error(), k, n));
-        }
-        return out;
-    }
-
-    /**
-     * In how many parts a complete chunk of {@code chunk} bytes, in a file of {@code total}, is read on {@code threads}
-     * threads, so that every thread has work: a recording of one 15 MB chunk was read on one core of two, and one of
-     * chunks of 11 and 4 MB mostly on one. A part is about half a thread's share of the file, and at least
-     * {@code stallscope.read.part.bytes} (1 MB): each part reads the chunk's pools again, so files of many chunks, or
-     * small ones, are not split.
-     */
-    public static int partsOf(long chunk, long total, int threads) {
-        if (threads < 2) return 1;
-        long target = Math.max(Math.max(1, Long.getLong("stallscope.read.part.bytes", 1L << 20)), total / (2L * threads));
-        return (int) Math.max(1, Math.min(2L * threads, chunk / target));
+    /** A chunk found from its header: where it is, how many bytes to map, or why it cannot be read. */
+    private record ChunkAt(long pos, long mapLen, String error) {
     }
 
     private static void readPlain(Path path, Recording rec, SourceFile file, LongConsumer progress, LongConsumer beforeChunk) throws IOException {
@@ -137,8 +103,6 @@ public final class JfrFileReader {
             // The chunk headers say where each chunk is; the chunks themselves are independent (each has its
             // own metadata and constant pools), so they are read in parallel and merged in file order.
             List<ChunkAt> chunks = new ArrayList<>();
-            // Chunks whose header says they are whole (the file holds them, and their pools and metadata are inside).
-            java.util.Set<Long> complete = new java.util.HashSet<>();
             DuplicateChunks duplicates = new DuplicateChunks(ch);
             String trailing = null;
             long pos = 0;
@@ -166,18 +130,11 @@ public final class JfrFileReader {
                     continue;
                 }
                 chunks.add(new ChunkAt(pos, mapLen, mapLen > Integer.MAX_VALUE ? "chunk larger than 2 GB is not supported" : null));
-                long cpOffset = head.getLong(16);
-                long metaOffset = head.getLong(24);
-                if (size == mapLen && cpOffset >= ChunkReader.HEADER_SIZE && cpOffset < size && metaOffset >= ChunkReader.HEADER_SIZE
-                        && metaOffset < size) {
-                    complete.add(pos);
-                }
                 // A chunk that claims more than the file holds is the last; one too small to be a chunk fails to read.
                 if (size > left || size < ChunkReader.HEADER_SIZE || mapLen > Integer.MAX_VALUE) break;
                 pos += size;
             }
-            List<ChunkAt> tasks = parts(chunks, complete, Parallel.threads());
-            readChunks(ch, tasks, Math.max(1, Math.min(Parallel.threads(), tasks.size())), rec, file, progress, beforeChunk);
+            readChunks(ch, chunks, Math.max(1, Math.min(Parallel.threads(), chunks.size())), rec, file, progress, beforeChunk);
             if (trailing != null) file.warnings.add(trailing);
             if (duplicates.skipped() > 0) file.warnings.add(duplicates.warning());
         }
@@ -185,17 +142,6 @@ public final class JfrFileReader {
             file.startNanos = 0;
             file.endNanos = 0;
         }
-    }
-
-    /** The number in its file (from 1) of the chunk that each task reads (a part of). */
-    private static int[] numbers(List<ChunkAt> tasks) {
-        int[] numbers = new int[tasks.size()];
-        int number = 0;
-        for (int k = 0; k < numbers.length; k++) {
-            if (tasks.get(k).part() == 0) number++;
-            numbers[k] = number;
-        }
-        return numbers;
     }
 
     /** One chunk read on its own, waiting to be merged. */
@@ -216,7 +162,6 @@ public final class JfrFileReader {
         });
         try {
             int n = chunks.size();
-            // Reads running or done ahead of the merge (more while the parts of one chunk are read).
             int ahead = threads + 1;
             List<Future<ChunkRead>> reads = new ArrayList<>();
             for (int i = 0; i < n; i++) reads.add(null);
@@ -228,51 +173,38 @@ public final class JfrFileReader {
             // And lock-event columns: grown from nothing for each chunk they cost more (zeroing, page faults) than decoding.
             java.util.concurrent.BlockingQueue<LockEvents> lockColumns = new java.util.concurrent.LinkedBlockingQueue<>();
             MetadataCache metadata = new MetadataCache();
-            int submitted = 0;
-            int[] numbers = numbers(chunks);
+            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares, builders, lockColumns, metadata)));
             long waited = 0;
             long merging = 0;
-            for (int i = 0; i < n; ) {
-                // A chunk read in parts is merged when all its parts are read, and the streaming analysis told of its
-                // events as one: a window ends between chunks, never inside one.
-                int parts = chunks.get(i).parts();
-                while (submitted < n && submitted < Math.max(i + ahead, i + parts)) {
-                    reads.set(submitted, pool.submit(readTask(ch, chunks.get(submitted), numbers[submitted], file, spares, builders, lockColumns, metadata)));
-                    submitted++;
-                }
+            for (int i = 0; i < n; i++) {
                 long t0 = System.nanoTime();
-                List<ChunkRead> rs = new ArrayList<>(parts);
-                for (int k = 0; k < parts; k++) {
-                    rs.add(result(reads.get(i + k)));
-                    reads.set(i + k, null);
-                }
+                ChunkRead r = result(reads.get(i));
                 long t1 = System.nanoTime();
+                reads.set(i, null);
+                if (i + ahead < n) {
+                    reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, lockColumns, metadata)));
+                }
                 if (beforeChunk != null) {
-                    long events = 0;
-                    for (ChunkRead r : rs) events += r.samples().size() + (long) r.rec().locks.size() + r.rec().io.size();
                     try {
-                        beforeChunk.accept(events);
+                        beforeChunk.accept(r.samples().size() + (long) r.rec().locks.size() + r.rec().io.size());
                     } catch (RuntimeException e) {
                         throw new AnalysisFailed(e);
                     }
                 }
-                for (ChunkRead r : rs) {
-                    ChunkMerge.merge(r.rec(), r.samples(), r.file(), r.intervalFromWall(), rec, file);
-                    // Kept for the next chunk unless a huge chunk made them big: heap is for the window, not for spares.
-                    if (r.rec().locks.capacity() <= SPARE_LOCK_EVENTS) {
-                        r.rec().locks.reset();
-                        lockColumns.offer(r.rec().locks);
-                    }
+                ChunkMerge.merge(r.rec(), r.samples(), r.file(), r.intervalFromWall(), rec, file);
+                // Kept for the next chunk unless a huge chunk made them big: heap is for the window, not for spares.
+                if (r.rec().locks.capacity() <= SPARE_LOCK_EVENTS) {
+                    r.rec().locks.reset();
+                    lockColumns.offer(r.rec().locks);
                 }
                 waited += t1 - t0;
                 merging += System.nanoTime() - t1;
                 ChunkAt c = chunks.get(i);
                 if (progress != null) progress.accept(c.pos() + c.mapLen());
-                i += parts;
             }
             if (Timing.enabled()) {
-                System.err.printf(java.util.Locale.ROOT, "analyzer: timing: read %s: %d chunks in %d parts on %d threads; merge waited %.2f s for chunks, merged for %.2f s%n",
-                        file.path, file.chunks, n, threads, waited / 1e9, merging / 1e9);
+                System.err.printf(java.util.Locale.ROOT, "analyzer: timing: read %s: %d chunks on %d threads; merge waited %.2f s for chunks, merged for %.2f s%n",
+                        file.path, n, threads, waited / 1e9, merging / 1e9);
             }
         } finally {
             pool.shutdownNow();
@@ -292,7 +224,7 @@ public final class JfrFileReader {
             SourceFile localFile = new SourceFile(file.index, file.path);
             SampleBlock.Builder samples = builders.poll();
             if (samples == null) samples = new SampleBlock.Builder();
-            ChunkReader reader = new ChunkReader(chunk, 0, (int) c.mapLen(), local, samples, localFile, number, metadata).part(c.part(), c.parts());
+            ChunkReader reader = new ChunkReader(chunk, 0, (int) c.mapLen(), local, samples, localFile, number, metadata);
             try {
                 reader.read();
                 return new ChunkRead(local, samples.build(), localFile, reader.intervalFromWall);

@@ -144,6 +144,43 @@ class LayoutTest {
         assertThat(mapped.samples.size()).isEqualTo(heap.samples.size()).isGreaterThan(40);
     }
 
+    /**
+     * jdk.FileWrite as the JDK lays it out goes through the reader's I/O path, which keeps the last inline path's
+     * String for the next event whose bytes are the same: every encoding of the path, a repeat, the same bytes in
+     * another encoding (which may be another string), a shorter one sharing its start, and paths longer than the bytes
+     * it keeps read as written.
+     */
+    @Test
+    void fileWritesReadEveryPathEncodingAndRepeats() throws IOException {
+        TinyJfr t = new TinyJfr(T0, 0, 1_000_000_000L);
+        t.thread(1, "data-plane-kafka-request-handler-0");
+        int s = t.stack("java.io.FileOutputStream.write");
+        String longPath = "/kafka/" + "x".repeat(300) + ".log";
+        Object[][] writes = {
+            {"/data/a.log", TinyJfr.PathAs.UTF8}, {"/data/a.log", TinyJfr.PathAs.UTF8}, {"/data/a.log", TinyJfr.PathAs.LATIN1},
+            {"/data/é.log", TinyJfr.PathAs.UTF8}, {"/data/é.log", TinyJfr.PathAs.LATIN1},
+            // The UTF-8 bytes of "é" are the Latin-1 bytes of "Ã©": the same bytes, another string.
+            {"/data/é.log", TinyJfr.PathAs.UTF8}, {"/data/Ã©.log", TinyJfr.PathAs.LATIN1}, {"/data/b.log", TinyJfr.PathAs.CHARS},
+            {null, TinyJfr.PathAs.NULL}, {"", TinyJfr.PathAs.EMPTY}, {"/data/a.lo", TinyJfr.PathAs.UTF8},
+            {"/data/a.log", TinyJfr.PathAs.UTF8}, {longPath, TinyJfr.PathAs.UTF8}, {longPath, TinyJfr.PathAs.UTF8},
+            {"/data/a.log", TinyJfr.PathAs.UTF8},
+        };
+        for (int i = 0; i < writes.length; i++) {
+            t.fileWrite(1_000_000L * (i + 1), 1_000L * (i + 1), 1, s, (String) writes[i][0], (TinyJfr.PathAs) writes[i][1], 100 + i);
+        }
+        Recording rec = read(write("writes.jfr", t.chunk()));
+        assertThat(rec.io.size()).isEqualTo(writes.length);
+        for (int i = 0; i < writes.length; i++) {
+            assertThat(rec.io.target(i)).as("path of write %d", i).isEqualTo(writes[i][0]);
+            assertThat(rec.io.type(i)).isEqualTo("FileWrite");
+            assertThat(rec.io.bytes(i)).isEqualTo(100 + i);
+            assertThat(rec.io.end(i) - rec.io.start(i)).isEqualTo(1_000L * (i + 1));
+            assertThat(rec.threadName(rec.io.thread(i))).isEqualTo("data-plane-kafka-request-handler-0");
+        }
+        assertThat(rec.io.start(0)).isEqualTo(T0 + 1_000_000L);
+        assertThat(rec.files.get(0).eventCounts).containsEntry("jdk.FileWrite", (long) writes.length);
+    }
+
     @Test
     void extraFieldsInKnownEventsAreSkippedBySchema() throws IOException {
         TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);

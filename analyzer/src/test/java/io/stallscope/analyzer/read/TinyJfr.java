@@ -16,7 +16,7 @@ import java.util.Map;
 final class TinyJfr {
     static final long LONG = 1, INT = 2, STRING = 3, BOOLEAN = 4, THREAD = 5, STACK = 6, FRAME = 7, METHOD = 8,
             CLASS = 9, SYMBOL = 10, FRAME_TYPE = 11, STATE = 12, TIMESPAN = 13, TIMESTAMP = 14;
-    static final long EXEC = 100, MONITOR = 101, APPEND = 102, FLUSH = 103, SNAPSHOT_WRITE = 104;
+    static final long EXEC = 100, MONITOR = 101, APPEND = 102, FLUSH = 103, SNAPSHOT_WRITE = 104, FILE_WRITE = 105;
     /** The first of the types {@link #fanOutDepth} declares. */
     static final long FAN = 200;
     private static final long DESCRIPTOR = 999_999;
@@ -120,6 +120,32 @@ final class TinyJfr {
                 .string("snapshot_write").varlong(opNanos).string("request_handler").string(topic).varlong(partition).varlong(-1)
                 .string("/kafka/" + topic + "-" + partition + "/00000000000000000000.snapshot").u1(0)
                 .string(behindOp).string(behindThread).varlong(behindOverlapMs).string(scope);
+        event(b);
+    }
+
+    /** How {@link #fileWrite} writes its path: each of JFR's string encodings. */
+    enum PathAs { UTF8, LATIN1, CHARS, NULL, EMPTY }
+
+    /** A jdk.FileWrite event as the JDK lays it out (the header fields, path, bytesWritten). */
+    void fileWrite(long atNanos, long durationNanos, long thread, int stack, String path, PathAs as, long bytes) {
+        Buf b = new Buf();
+        b.varlong(FILE_WRITE).varlong(ticks(atNanos)).varlong(durationNanos * ticksPerSecond / 1_000_000_000L).varlong(thread)
+                .varlong(stack);
+        switch (as) {
+            case UTF8 -> b.string(path);
+            case LATIN1 -> {
+                byte[] l = path.getBytes(StandardCharsets.ISO_8859_1);
+                b.u1(5).varlong(l.length).raw(l);
+            }
+            case CHARS -> {
+                b.u1(4).varlong(path.length());
+                for (char c : path.toCharArray()) b.varlong(c);
+            }
+            case NULL -> b.u1(0);
+            case EMPTY -> b.u1(1);
+            default -> throw new IllegalArgumentException(as.toString());
+        }
+        b.varlong(bytes);
         event(b);
     }
 
@@ -227,6 +253,11 @@ final class TinyJfr {
         if (monitorNote) monitor.child(field("note", STRING, false, false));
         meta.child(monitor);
         meta.child(opEvent(APPEND, "stallscope.RecordsAppend"));
+        meta.child(type(FILE_WRITE, "jdk.FileWrite").attr("superType", "jdk.jfr.Event")
+                .child(field("startTime", LONG, false, false).child(annotation(TIMESTAMP, "TICKS")))
+                .child(field("duration", LONG, false, false).child(annotation(TIMESPAN, "TICKS")))
+                .child(field("eventThread", THREAD, true, false)).child(field("stackTrace", STACK, true, false))
+                .child(field("path", STRING, false, false)).child(field("bytesWritten", LONG, false, false)));
         for (int i = 0; i <= fanOutDepth && fanOutDepth > 0; i++) {
             Element t = type(FAN + i, "fan.T" + i);
             if (i < fanOutDepth) {
