@@ -229,6 +229,51 @@ public final class IoEvents implements Iterable<IoEvent> {
         return bytes[check(i)];
     }
 
+    /**
+     * The numbers of the events from number {@code from} on, by thread: {@code [t]} those of thread {@code t} (below
+     * {@code threads}) in the recording's order, null for a thread without any; events of no thread are left out.
+     * The holders' per-window index of millions of short writes: one pass over the column, not a call per event.
+     */
+    public int[][] byThread(int from, int threads) {
+        if (from < 0 || from > size) throw new IndexOutOfBoundsException("I/O event " + from + " of " + size);
+        int[] count = new int[threads];
+        int[] th = thread;
+        for (int i = from; i < size; i++) {
+            int t = th[i];
+            if (t >= 0 && t < threads) count[t]++;
+        }
+        int[][] by = new int[threads][];
+        for (int t = 0; t < threads; t++) {
+            if (count[t] > 0) by[t] = new int[count[t]];
+            count[t] = 0;
+        }
+        for (int i = from; i < size; i++) {
+            int t = th[i];
+            if (t >= 0 && t < threads) by[t][count[t]++] = i;
+        }
+        return by;
+    }
+
+    /** The starts of events {@code events}, in that order. */
+    public long[] starts(int[] events) {
+        return column(start, events);
+    }
+
+    /** The ends of events {@code events}, in that order. */
+    public long[] ends(int[] events) {
+        return column(end, events);
+    }
+
+    private long[] column(long[] col, int[] events) {
+        long[] out = new long[events.length];
+        for (int k = 0; k < events.length; k++) {
+            int i = events[k];
+            if (i < 0 || i >= size) throw new IndexOutOfBoundsException("I/O event " + i + " of " + size);
+            out[k] = col[i];
+        }
+        return out;
+    }
+
     public IoEvent get(int i) {
         check(i);
         return new IoEvent(type(i), start[i], end[i], thread[i], stack[i], target(i), bytes[i]);

@@ -57,24 +57,13 @@ public final class HolderAttributor {
         // Each thread's events' numbers, in the recording's order, then by start (ties in that order): the window's
         // events only, not again those every window before kept.
         IoEvents io = rec.io;
-        int[] count = new int[rec.threads.size()];
-        for (int i = ioFrom; i < io.size(); i++) {
-            int t = io.thread(i);
-            if (t >= 0 && t < count.length) count[t]++;
-        }
-        int[][] byThread = new int[count.length][];
-        for (int t = 0; t < count.length; t++) {
-            if (count[t] > 0) byThread[t] = new int[count[t]];
-            count[t] = 0;
-        }
-        for (int i = ioFrom; i < io.size(); i++) {
-            int t = io.thread(i);
-            if (t >= 0 && t < count.length) byThread[t][count[t]++] = i;
-        }
+        int[][] byThread = io.byThread(ioFrom, rec.threads.size());
         for (int t = 0; t < byThread.length; t++) {
-            if (byThread[t] == null) continue;
-            IndexSort.stable(byThread[t], io::start);
-            ioByThread.put(t, new ThreadIo(io, byThread[t]));
+            int[] events = byThread[t];
+            if (events == null) continue;
+            long[] starts = io.starts(events);
+            IndexSort.sortByKey(events, starts, events.length);
+            ioByThread.put(t, new ThreadIo(events, starts, io.ends(events)));
         }
     }
 
