@@ -6,7 +6,8 @@
 #                  (JMC_VERSION, default 9.1.0, from Maven Central; its default JVM options)
 #   jfr-view       `jfr view contention-by-site` of a JDK 25 (JFR25: its jfr; default: found under /usr/lib/jvm)
 #   recordingfile  a bare jdk.jfr.consumer.RecordingFile pass (-Xmx4g): the floor
-# Prints one line per pass and the load average after each file. TIMEOUT (seconds, default 1800) ends a pass that
+# TOOLS (default all four: "report jmc jfr-view recordingfile") runs only those named: JMC takes minutes to fail
+# at 2 GB. Prints one line per pass and the load average after each file. TIMEOUT (seconds, default 1800) ends a pass that
 # runs longer: at 2 GB a tool may swap or run for an hour, and the row says so instead of hanging the bench. Build first: mvn -pl analyzer package, and
 # target/bench/cp.txt (make-shape-recordings.sh or dependency:build-classpath writes it). On a shared machine run it
 # under `flock -s /work/heavy.lock` and say the machine was shared.
@@ -14,6 +15,7 @@ set -euo pipefail
 module="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${RUNS:-2}"
 limit="${TIMEOUT:-1800}"
+tools=" ${TOOLS:-report jmc jfr-view recordingfile} "
 jmc_version="${JMC_VERSION:-9.1.0}"
 [ $# -gt 0 ] || { echo "vs-peers: give the recordings to run on" >&2; exit 2; }
 if [ ! -s "$module/target/stallscope-analyzer.jar" ] || [ ! -s "$module/target/bench/cp.txt" ]; then
@@ -58,10 +60,10 @@ echo "vs-peers: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d'
 for f in "$@"; do
   echo "$(basename "$f"): $(stat -c %s "$f") B"
   for i in $(seq "$runs"); do
-    timed report "$module/bin/analyzer" report "$f"
-    timed jmc java -cp "$(cat "$jmc/cp-$jmc_version.txt")" org.openjdk.jmc.flightrecorder.rules.report.html.JfrHtmlRulesReport "$f" "$out/jmc.html"
-    timed jfr-view "$jfr25" view contention-by-site "$f"
-    timed recordingfile java -Xmx4g -cp "$bench_cp" io.stallscope.analyzer.bench.Bench recordingfile "$f"
+    [[ "$tools" != *" report "* ]] || timed report "$module/bin/analyzer" report "$f"
+    [[ "$tools" != *" jmc "* ]] || timed jmc java -cp "$(cat "$jmc/cp-$jmc_version.txt")" org.openjdk.jmc.flightrecorder.rules.report.html.JfrHtmlRulesReport "$f" "$out/jmc.html"
+    [[ "$tools" != *" jfr-view "* ]] || timed jfr-view "$jfr25" view contention-by-site "$f"
+    [[ "$tools" != *" recordingfile "* ]] || timed recordingfile java -Xmx4g -cp "$bench_cp" io.stallscope.analyzer.bench.Bench recordingfile "$f"
   done
   echo "  load $(cut -d' ' -f1-3 /proc/loadavg)"
 done

@@ -61,9 +61,8 @@ public final class HolderAttributor {
         for (int t = 0; t < byThread.length; t++) {
             int[] events = byThread[t];
             if (events == null) continue;
-            long[] starts = io.starts(events);
-            IndexSort.sortByKey(events, starts, events.length);
-            ioByThread.put(t, new ThreadIo(events, starts, io.ends(events)));
+            IndexSort.sortByKey(events, io.starts(events), events.length);
+            ioByThread.put(t, new ThreadIo(io, events, io.ends(events)));
         }
     }
 

@@ -10,25 +10,25 @@ import io.stallscope.analyzer.model.IoEvents;
  * recording's columns ({@link IoEvents}); this keeps their numbers and starts.
  */
 final class ThreadIo {
-    /** The thread's events' numbers in {@link IoEvents}, by start, and their starts. */
+    private final IoEvents io;
+    /** The thread's events' numbers in {@link IoEvents}, by start. */
     private final int[] events;
-    private final long[] starts;
     /** The latest end among events 0..i: never decreasing, unlike the ends themselves (events may nest). */
     private final long[] reach;
 
     /** @param byStart the numbers in {@code io} of the thread's events, sorted by start */
     ThreadIo(IoEvents io, int[] byStart) {
-        this(byStart, io.starts(byStart), io.ends(byStart));
+        this(io, byStart, io.ends(byStart));
     }
 
     /**
-     * As above, given the events' starts and ends (in the order of {@code byStart}), read from the columns in one
-     * pass by the caller, which sorted by them: a call (and a bounds check) per event made this index the biggest
-     * part of a window's analysis on the main thread.
+     * As above, given the events' ends (in the order of {@code byStart}, read from the column in one pass; a call and
+     * a bounds check per event made the holders' index the biggest part of a window's analysis on the main thread),
+     * which become the latest ends. The starts are not kept: 8 bytes an event, for one lookup per query.
      */
-    ThreadIo(int[] byStart, long[] starts, long[] ends) {
+    ThreadIo(IoEvents io, int[] byStart, long[] ends) {
+        this.io = io;
         events = byStart;
-        this.starts = starts;
         reach = ends;
         long latest = Long.MIN_VALUE;
         for (int i = 0; i < reach.length; i++) {
@@ -51,6 +51,6 @@ final class ThreadIo {
             if (reach[mid] >= from) hi = mid;
             else lo = mid + 1;
         }
-        return lo < events.length && starts[lo] <= to ? events[lo] : -1;
+        return lo < events.length && io.start(events[lo]) <= to ? events[lo] : -1;
     }
 }
