@@ -266,11 +266,7 @@ public final class IoEvents implements Iterable<IoEvent> {
 
     private long[] column(long[] col, int[] events) {
         long[] out = new long[events.length];
-        for (int k = 0; k < events.length; k++) {
-            int i = events[k];
-            if (i < 0 || i >= size) throw new IndexOutOfBoundsException("I/O event " + i + " of " + size);
-            out[k] = col[i];
-        }
+        for (int k = 0; k < events.length; k++) out[k] = col[check(events[k])];
         return out;
     }
 

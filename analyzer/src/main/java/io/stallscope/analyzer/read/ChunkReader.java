@@ -9,6 +9,7 @@ import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -549,7 +550,7 @@ final class ChunkReader {
             }
             c.copy(lastTargetBytes, len);
         }
-        String s = c.text(len, enc == 3 ? java.nio.charset.StandardCharsets.UTF_8 : java.nio.charset.StandardCharsets.ISO_8859_1);
+        String s = c.text(len, enc == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
         lastTargetLength = cached ? len : -1;
         lastTargetEncoding = enc;
         lastTargetString = s;

@@ -178,13 +178,8 @@ final class Cursor {
             case 2:
                 return new PoolString(varlong());
             case 3:
-            case 5: {
-                int len = count(1);
-                byte[] bytes = new byte[len];
-                buf.get(pos, bytes);
-                pos += len;
-                return new String(bytes, enc == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
-            }
+            case 5:
+                return text(count(1), enc == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
             case 4: {
                 int len = count(1);
                 char[] chars = new char[len];

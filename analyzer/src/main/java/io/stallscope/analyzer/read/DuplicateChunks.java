@@ -47,7 +47,7 @@ final class DuplicateChunks {
     private final ByteBuffer x = ByteBuffer.allocate(1 << 16);
     private final ByteBuffer y = ByteBuffer.allocate(1 << 16);
     /**
-     * Made when a header first repeats: getting it loads the platform's security providers, 10 ms of a small
+     * Made when a header first repeats: getting it loads the platform's security providers, about 10 ms of a small
      * report's start, for the rare file that needs it.
      */
     private MessageDigest sha;
