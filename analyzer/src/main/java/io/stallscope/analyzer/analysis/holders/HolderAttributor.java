@@ -131,9 +131,12 @@ public final class HolderAttributor {
         // The parts that may reach into the window, walked back to the first starting by its earliest reach. Bounded
         // by an index found beforehand, so the loop always ends on one compare: ending it on "no part left" in one
         // window and on "part too early" in the next made C2 throw the compiled method away, seven times a report.
+        // Counted up from 0, the part's number derived: C2 compiled the loop counting down to {@code lowest} with a
+        // limit check that failed now and then, and threw the method away three times a 391 MB report.
         int lowest = site.lastStartingBy(from - site.longestPart - 1) + 1;
-        for (int pi = firstPart; pi >= lowest; pi--) {
-            SiteIndex.Part part = site.parts[pi];
+        int partsIn = firstPart - lowest + 1;
+        for (int back = 0; back < partsIn; back++) {
+            SiteIndex.Part part = site.parts[firstPart - back];
             if (part.last < from) continue;
             long[] times = part.time;
             int[] threads = part.thread;
@@ -167,8 +170,8 @@ public final class HolderAttributor {
         int distinct = 0;
         long[] opWeight = this.opWeight;
         Arrays.fill(opWeight, 0);
-        for (int pi = firstPart; pi >= lowest; pi--) {
-            SiteIndex.Part part = site.parts[pi];
+        for (int back = 0; back < partsIn; back++) {
+            SiteIndex.Part part = site.parts[firstPart - back];
             if (part.last < from) continue;
             int end = part.slotStart[part.slot(to) + 1];
             for (int i = part.slotStart[part.slot(from)]; i < end; i++) {
