@@ -21,20 +21,27 @@ public final class IndexSort {
         sortByKey(idx, k, idx.length);
     }
 
-    /** Runs in order that insertion sort gets little budget for: five passes of merging them at most. */
+    /** Runs in order that are merged straight away: five passes of merging them at most. */
     private static final int FEW_RUNS = 32;
+    /** Runs this long on average are merged straight away, however many: a JDK thread's events have ~500 a run. */
+    private static final int LONG_RUNS = 64;
 
     /**
-     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. Nearly sorted data (a
-     * profiler's buffers flushed a little out of order) goes by insertion sort, in place, which gives up for a
-     * merge of the runs it leaves once it has moved a few elements per element. A few runs may be a few elements
-     * out of place or long runs interleaved (a thread's waits from chunks whose times overlap, merged in log2(runs)
-     * passes): insertion gets less budget then.
+     * Stable sort of {@code order} (and {@code key}, which runs parallel to it) by key. A few runs, or long ones (a
+     * thread's waits from chunks whose times overlap, a JDK thread's events around each flush), are merged in
+     * log2(runs) passes, each copying whole what does not overlap the other run. Many short runs, nearly sorted (a
+     * profiler's buffers flushed a little out of order), go by insertion sort, in place, which gives up for a merge of
+     * the runs it leaves once it has moved a few elements per element. Insertion first for long runs spent that
+     * budget in moves before giving up, on a JDK thread's file events.
      */
     public static void sortByKey(int[] order, long[] key, int n) {
         int runs = runs(key, n);
         if (runs <= 1) return;
-        long budget = (runs <= FEW_RUNS ? 2L : 16L) * n;
+        if (runs <= FEW_RUNS || n / runs >= LONG_RUNS) {
+            mergeRuns(order, key, n, runs);
+            return;
+        }
+        long budget = 16L * n;
         for (int i = 1; i < n; i++) {
             long k = key[i];
             if (key[i - 1] <= k) continue;
@@ -104,11 +111,25 @@ public final class IndexSort {
         }
     }
 
-    /** Merges [lo, mid) and [mid, hi) of the first arrays into the same range of the second ones. */
+    /**
+     * Merges [lo, mid) and [mid, hi) of the first arrays into the same range of the second ones. What of the left run
+     * comes before all of the right one, and what of the right run comes after all of the left one, is copied whole,
+     * found by binary search: a JFR thread's events come in runs that overlap only at their ends (those committed
+     * around a flush are written a second later), and comparing them one by one made sorting a holder's I/O events
+     * the biggest part of indexing them.
+     */
     private static void merge(int[] order, long[] key, int[] toOrder, long[] toKey, int lo, int mid, int hi) {
-        int a = lo;
+        // Left elements no greater than the right run's first go first (left first on ties).
+        int a = upperBound(key, lo, mid, key[mid]);
+        System.arraycopy(order, lo, toOrder, lo, a - lo);
+        System.arraycopy(key, lo, toKey, lo, a - lo);
+        // Right elements no less than the left run's last go last, after it (left first on ties).
+        int rightEnd = lowerBound(key, mid, hi, key[mid - 1]);
+        System.arraycopy(order, rightEnd, toOrder, rightEnd, hi - rightEnd);
+        System.arraycopy(key, rightEnd, toKey, rightEnd, hi - rightEnd);
+        hi = rightEnd;
         int b = mid;
-        int k = lo;
+        int k = a;
         while (a < mid && b < hi) {
             if (key[b] < key[a]) {
                 toOrder[k] = order[b];
@@ -123,5 +144,25 @@ public final class IndexSort {
         k += mid - a;
         System.arraycopy(order, b, toOrder, k, hi - b);
         System.arraycopy(key, b, toKey, k, hi - b);
+    }
+
+    /** The first index in [lo, hi) of sorted {@code key} whose key is greater than {@code k} ({@code hi} if none). */
+    private static int upperBound(long[] key, int lo, int hi, long k) {
+        while (lo < hi) {
+            int m = (lo + hi) >>> 1;
+            if (key[m] <= k) lo = m + 1;
+            else hi = m;
+        }
+        return lo;
+    }
+
+    /** The first index in [lo, hi) of sorted {@code key} whose key is at least {@code k} ({@code hi} if none). */
+    private static int lowerBound(long[] key, int lo, int hi, long k) {
+        while (lo < hi) {
+            int m = (lo + hi) >>> 1;
+            if (key[m] < k) lo = m + 1;
+            else hi = m;
+        }
+        return lo;
     }
 }
