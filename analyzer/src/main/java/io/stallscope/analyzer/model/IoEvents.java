@@ -31,9 +31,17 @@ public final class IoEvents implements Iterable<IoEvent> {
     private int size;
     /** Events {@link #retain} dropped: those of the windows of chunks already analysed that nothing reads later. */
     private long dropped;
-    /** The last target added and its number: a storm's events name the same file one after the other. */
-    private String lastTarget;
-    private int lastTargetId = -1;
+    /**
+     * The last targets added and their numbers, the latest at {@code recentAt}: a storm's events name the same file
+     * one after the other, or alternate between a segment's log and index (the reader gives the same String for
+     * the same path, so they compare by identity).
+     */
+    private final String[] recentTargets = new String[4];
+    private final int[] recentTargetIds = new int[4];
+    private int recentAt;
+    /** The last type added and its id: a reader adds the same few constant names, millions of times. */
+    private String lastType;
+    private byte lastTypeId;
 
     public void add(IoEvent e) {
         add(e.type(), e.start(), e.end(), e.thread(), e.stack(), e.target(), e.bytes());
@@ -77,6 +85,7 @@ public final class IoEvents implements Iterable<IoEvent> {
     }
 
     private byte typeId(String name) {
+        if (name == lastType && name != null) return lastTypeId;
         Integer id = typeIds.get(name);
         if (id == null) {
             if (typeNames.size() == 256) throw new IllegalStateException("more than 256 I/O event types");
@@ -84,20 +93,26 @@ public final class IoEvents implements Iterable<IoEvent> {
             typeNames.add(name);
             typeIds.put(name, id);
         }
-        return (byte) (int) id;
+        lastType = name;
+        lastTypeId = (byte) (int) id;
+        return lastTypeId;
     }
 
     private int targetId(String name) {
         if (name == null) return -1;
-        if (name == lastTarget) return lastTargetId;
+        for (int k = 0; k < recentTargets.length; k++) {
+            int r = (recentAt + k) & (recentTargets.length - 1);
+            if (recentTargets[r] == name) return recentTargetIds[r];
+        }
         Integer id = targetIds.get(name);
         if (id == null) {
             id = targetNames.size();
             targetNames.add(name);
             targetIds.put(name, id);
         }
-        lastTarget = name;
-        lastTargetId = id;
+        recentAt = (recentAt - 1) & (recentTargets.length - 1);
+        recentTargets[recentAt] = name;
+        recentTargetIds[recentAt] = id;
         return id;
     }
 

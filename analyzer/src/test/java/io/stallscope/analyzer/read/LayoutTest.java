@@ -164,6 +164,9 @@ class LayoutTest {
             {null, TinyJfr.PathAs.NULL}, {"", TinyJfr.PathAs.EMPTY}, {"/data/a.lo", TinyJfr.PathAs.UTF8},
             {"/data/a.log", TinyJfr.PathAs.UTF8}, {longPath, TinyJfr.PathAs.UTF8}, {longPath, TinyJfr.PathAs.UTF8},
             {"/data/a.log", TinyJfr.PathAs.UTF8},
+            // References into the string pool, alternating as a segment's log and index do, and among inline ones.
+            {"/data/p-0.log", TinyJfr.PathAs.POOL}, {"/data/p-0.index", TinyJfr.PathAs.POOL}, {"/data/p-0.log", TinyJfr.PathAs.POOL},
+            {"/data/p-0.log", TinyJfr.PathAs.UTF8}, {"/data/p-0.index", TinyJfr.PathAs.POOL}, {"/data/a.log", TinyJfr.PathAs.POOL},
         };
         for (int i = 0; i < writes.length; i++) {
             t.fileWrite(1_000_000L * (i + 1), 1_000L * (i + 1), 1, s, (String) writes[i][0], (TinyJfr.PathAs) writes[i][1], 100 + i);

@@ -124,7 +124,10 @@ final class TinyJfr {
     }
 
     /** How {@link #fileWrite} writes its path: each of JFR's string encodings. */
-    enum PathAs { UTF8, LATIN1, CHARS, NULL, EMPTY }
+    enum PathAs { UTF8, LATIN1, CHARS, NULL, EMPTY, POOL }
+
+    /** Strings written as references into the chunk's string pool, by key (from 1). */
+    private final List<String> pooledStrings = new ArrayList<>();
 
     /** A jdk.FileWrite event as the JDK lays it out (the header fields, path, bytesWritten). */
     void fileWrite(long atNanos, long durationNanos, long thread, int stack, String path, PathAs as, long bytes) {
@@ -143,6 +146,14 @@ final class TinyJfr {
             }
             case NULL -> b.u1(0);
             case EMPTY -> b.u1(1);
+            case POOL -> {
+                int key = pooledStrings.indexOf(path);
+                if (key < 0) {
+                    pooledStrings.add(path);
+                    key = pooledStrings.size() - 1;
+                }
+                b.u1(2).varlong(key + 1);
+            }
             default -> throw new IllegalArgumentException(as.toString());
         }
         b.varlong(bytes);
@@ -174,7 +185,11 @@ final class TinyJfr {
     private byte[] poolEvent() {
         Buf b = new Buf();
         b.varlong(1).varlong(startTicks).varlong(0).varlong(0).varlong(1);
-        b.varlong(fanOutDepth > 0 ? 8 : 7); // pools
+        b.varlong((fanOutDepth > 0 ? 8 : 7) + (pooledStrings.isEmpty() ? 0 : 1)); // pools
+        if (!pooledStrings.isEmpty()) {
+            b.varlong(STRING).varlong(pooledStrings.size());
+            for (int i = 0; i < pooledStrings.size(); i++) b.varlong(i + 1).string(pooledStrings.get(i));
+        }
         if (fanOutDepth > 0) b.varlong(FAN).varlong(1).varlong(1); // one entry, key 1, no bytes of its own
         b.varlong(THREAD).varlong(threads.size());
         threads.forEach((id, name) -> b.varlong(id).string(name).varlong(id + 1000).string(name).varlong(id));
