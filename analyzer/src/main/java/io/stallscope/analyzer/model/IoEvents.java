@@ -171,6 +171,28 @@ public final class IoEvents implements Iterable<IoEvent> {
         return gone;
     }
 
+    /**
+     * Empties the columns, keeping their room, and forgets the types and targets: a chunk's reader reuses those of an
+     * earlier chunk, since growing them from nothing for each chunk (zeroing, page faults, copies) cost a 391 MB
+     * report's readers 0.9 s.
+     */
+    public void reset() {
+        size = 0;
+        dropped = 0;
+        typeNames.clear();
+        typeIds.clear();
+        targetNames.clear();
+        targetIds.clear();
+        java.util.Arrays.fill(recentTargets, null);
+        recentAt = 0;
+        lastType = null;
+    }
+
+    /** How many events the columns hold before they grow. */
+    public int capacity() {
+        return start.length;
+    }
+
     /** Gives back the columns' room beyond the events held. */
     public void trimToSize() {
         if (start.length > size) resize(size);

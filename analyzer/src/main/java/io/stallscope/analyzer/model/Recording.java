@@ -13,7 +13,7 @@ public final class Recording {
     public final Stacks stacks = new Stacks();
     public final Samples samples = new Samples();
     public final LockEvents locks;
-    public final IoEvents io = new IoEvents();
+    public final IoEvents io;
     public final List<Span> spans = new ArrayList<>();
     /** The agent's stallscope.LogDir events: which file system each broker's log dirs are on. */
     public final List<LogDir> logDirs = new ArrayList<>();
@@ -25,7 +25,13 @@ public final class Recording {
 
     /** A recording whose lock events go to {@code locks}: a chunk's reader reuses the columns of an earlier chunk. */
     public Recording(LockEvents locks) {
+        this(locks, new IoEvents());
+    }
+
+    /** A recording whose lock and I/O events go to columns an earlier chunk's reader used. */
+    public Recording(LockEvents locks, IoEvents io) {
         this.locks = locks;
+        this.io = io;
     }
 
     /**

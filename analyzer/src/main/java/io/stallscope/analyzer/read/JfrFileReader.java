@@ -1,5 +1,6 @@
 package io.stallscope.analyzer.read;
 
+import io.stallscope.analyzer.model.IoEvents;
 import io.stallscope.analyzer.model.LockEvents;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
@@ -172,8 +173,10 @@ public final class JfrFileReader {
             java.util.concurrent.BlockingQueue<SampleBlock.Builder> builders = new java.util.concurrent.LinkedBlockingQueue<>();
             // And lock-event columns: grown from nothing for each chunk they cost more (zeroing, page faults) than decoding.
             java.util.concurrent.BlockingQueue<LockEvents> lockColumns = new java.util.concurrent.LinkedBlockingQueue<>();
+            // And I/O-event columns, for the same reason: a handler storm's chunk holds hundreds of thousands.
+            java.util.concurrent.BlockingQueue<IoEvents> ioColumns = new java.util.concurrent.LinkedBlockingQueue<>();
             MetadataCache metadata = new MetadataCache();
-            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares, builders, lockColumns, metadata)));
+            for (int i = 0; i < Math.min(n, ahead); i++) reads.set(i, pool.submit(readTask(ch, chunks.get(i), i + 1, file, spares, builders, lockColumns, ioColumns, metadata)));
             long waited = 0;
             long merging = 0;
             for (int i = 0; i < n; i++) {
@@ -182,7 +185,7 @@ public final class JfrFileReader {
                 long t1 = System.nanoTime();
                 reads.set(i, null);
                 if (i + ahead < n) {
-                    reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, lockColumns, metadata)));
+                    reads.set(i + ahead, pool.submit(readTask(ch, chunks.get(i + ahead), i + ahead + 1, file, spares, builders, lockColumns, ioColumns, metadata)));
                 }
                 if (beforeChunk != null) {
                     try {
@@ -196,6 +199,10 @@ public final class JfrFileReader {
                 if (r.rec().locks.capacity() <= SPARE_LOCK_EVENTS) {
                     r.rec().locks.reset();
                     lockColumns.offer(r.rec().locks);
+                }
+                if (r.rec().io.capacity() <= SPARE_IO_EVENTS) {
+                    r.rec().io.reset();
+                    ioColumns.offer(r.rec().io);
                 }
                 waited += t1 - t0;
                 merging += System.nanoTime() - t1;
@@ -213,14 +220,16 @@ public final class JfrFileReader {
 
     private static Callable<ChunkRead> readTask(FileChannel ch, ChunkAt c, int number, SourceFile file,
                                                java.util.Queue<ByteBuffer> spares, java.util.Queue<SampleBlock.Builder> builders,
-                                               java.util.Queue<LockEvents> lockColumns,
+                                               java.util.Queue<LockEvents> lockColumns, java.util.Queue<IoEvents> ioColumns,
                                                MetadataCache metadata) {
         return () -> {
             if (c.error() != null) throw new JfrFormatException(c.error());
             ByteBuffer chunk = bytes(ch, c, spares.poll());
             LockEvents locks = lockColumns.poll();
             if (locks == null) locks = new LockEvents();
-            Recording local = new Recording(locks);
+            IoEvents io = ioColumns.poll();
+            if (io == null) io = new IoEvents();
+            Recording local = new Recording(locks, io);
             SourceFile localFile = new SourceFile(file.index, file.path);
             SampleBlock.Builder samples = builders.poll();
             if (samples == null) samples = new SampleBlock.Builder();
@@ -239,6 +248,8 @@ public final class JfrFileReader {
 
     /** Lock-event columns up to this many events (about 40 MB) are reused from chunk to chunk. */
     private static final int SPARE_LOCK_EVENTS = 1 << 20;
+    /** I/O-event columns up to this many events (37 bytes each: about 40 MB) are reused from chunk to chunk. */
+    private static final int SPARE_IO_EVENTS = 1 << 20;
 
     /** Chunks up to this size are read into the heap; bigger ones are mapped. Tests lower it to map small chunks. */
     static long heapChunk = 64L << 20;

@@ -184,6 +184,34 @@ class LayoutTest {
         assertThat(rec.files.get(0).eventCounts).containsEntry("jdk.FileWrite", (long) writes.length);
     }
 
+    /**
+     * Chunks read on reused I/O columns (a reader takes those of a chunk already merged): each chunk's paths, pooled
+     * and inline, in its own order, come out as written, in every chunk, none of an earlier chunk's.
+     */
+    @Test
+    void fileWritesOfManyChunksKeepTheirOwnPaths() throws IOException {
+        int chunks = 12;
+        byte[][] bytes = new byte[chunks][];
+        List<String> expected = new ArrayList<>();
+        for (int k = 0; k < chunks; k++) {
+            TinyJfr t = new TinyJfr(T0 + k * 1_000_000_000L, k * 1_000_000_000L, 1_000_000_000L);
+            t.thread(1, "data-plane-kafka-request-handler-0");
+            int s = t.stack("java.io.FileOutputStream.write");
+            String log = "/data/orders-" + k + "/00000000000000000000.log";
+            String index = "/data/orders-" + (chunks - k) + "/00000000000000000000.index";
+            String[] paths = k % 2 == 0 ? new String[] {log, index, log, index} : new String[] {index, index, log, "/data/x.log"};
+            for (int i = 0; i < paths.length; i++) {
+                t.fileWrite(1_000_000L * (i + 1), 1_000L, 1, s, paths[i], i % 2 == 0 ? TinyJfr.PathAs.POOL : TinyJfr.PathAs.UTF8, i);
+                expected.add(paths[i]);
+            }
+            bytes[k] = t.chunk();
+        }
+        Recording rec = read(write("chunks.jfr", bytes));
+        List<String> targets = new ArrayList<>();
+        for (int i = 0; i < rec.io.size(); i++) targets.add(rec.io.target(i));
+        assertThat(targets).containsExactlyElementsOf(expected);
+    }
+
     @Test
     void extraFieldsInKnownEventsAreSkippedBySchema() throws IOException {
         TinyJfr j = new TinyJfr(T0, 0, 1_000_000_000L);
