@@ -20,14 +20,19 @@ class IndexSortTest {
             for (int i = 0; i < keys.length; i++) keys[i] = random.nextInt(1 + random.nextInt(20)) - 5;
             int[] idx = new int[n];
             for (int i = 0; i < n; i++) idx[i] = random.nextInt(keys.length);
-            Integer[] boxed = Arrays.stream(idx).boxed().toArray(Integer[]::new);
-            Arrays.sort(boxed, Comparator.comparingLong(i -> keys[i]));
-            int[] expected = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
-
-            IndexSort.stable(idx, i -> keys[i]);
-
-            assertThat(idx).as("round %d, %d indexes", round, n).containsExactly(expected);
+            sortsAsBoxed(idx, keys, "round " + round);
         }
+    }
+
+    /** Sorts {@code idx} by {@code keys} and checks it against a stable sort of the boxed indexes by the same key. */
+    private static void sortsAsBoxed(int[] idx, long[] keys, String what) {
+        Integer[] boxed = Arrays.stream(idx).boxed().toArray(Integer[]::new);
+        Arrays.sort(boxed, Comparator.comparingLong(i -> keys[i]));
+        int[] expected = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+
+        IndexSort.stable(idx, i -> keys[i]);
+
+        assertThat(idx).as("%s, %d indexes", what, idx.length).containsExactly(expected);
     }
 
     @Test
@@ -48,13 +53,7 @@ class IndexSortTest {
             }
             int[] idx = new int[n];
             for (int i = 0; i < n; i++) idx[i] = i;
-            Integer[] boxed = Arrays.stream(idx).boxed().toArray(Integer[]::new);
-            Arrays.sort(boxed, Comparator.comparingLong(i -> keys[i]));
-            int[] expected = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
-
-            IndexSort.stable(idx, i -> keys[i]);
-
-            assertThat(idx).as("round %d, %d runs, %d indexes", round, runs, n).containsExactly(expected);
+            sortsAsBoxed(idx, keys, "round " + round + ", " + runs + " runs");
         }
     }
 
@@ -78,13 +77,7 @@ class IndexSortTest {
             }
             int[] idx = new int[n];
             for (int i = 0; i < n; i++) idx[i] = i;
-            Integer[] boxed = Arrays.stream(idx).boxed().toArray(Integer[]::new);
-            Arrays.sort(boxed, Comparator.comparingLong(i -> keys[i]));
-            int[] expected = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
-
-            IndexSort.stable(idx, i -> keys[i]);
-
-            assertThat(idx).as("round %d, %d indexes", round, n).containsExactly(expected);
+            sortsAsBoxed(idx, keys, "round " + round);
         }
     }
 
