@@ -62,7 +62,7 @@ public final class HolderAttributor {
             int[] events = byThread[t];
             if (events == null) continue;
             IndexSort.sortByKey(events, io.starts(events), events.length);
-            ioByThread.put(t, new ThreadIo(io, events, io.ends(events)));
+            ioByThread.put(t, new ThreadIo(io, events));
         }
     }
 
@@ -129,10 +129,10 @@ public final class HolderAttributor {
         long waitEnd = w.end;
         int firstPart = site.lastStartingBy(to);
         // The parts that may reach into the window, walked back to the first starting by its earliest reach. Bounded
-        // by an index found beforehand, so the loop always ends on one compare: ending it on "no part left" in one
-        // window and on "part too early" in the next made C2 throw the compiled method away, seven times a report.
-        // Counted up from 0, the part's number derived: C2 compiled the loop counting down to {@code lowest} with a
-        // limit check that failed now and then, and threw the method away three times a 391 MB report.
+        // by an index found beforehand and counted up from 0, so the loop always ends on one compare of a counter:
+        // ending it on "no part left" in one window and on "part too early" in the next, or counting down to the
+        // bound (a loop-limit check that failed now and then), made C2 throw the compiled method away, up to seven
+        // times a report.
         int lowest = site.lastStartingBy(from - site.longestPart - 1) + 1;
         int partsIn = firstPart - lowest + 1;
         for (int back = 0; back < partsIn; back++) {

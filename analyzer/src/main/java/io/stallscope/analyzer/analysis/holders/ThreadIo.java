@@ -7,7 +7,7 @@ import io.stallscope.analyzer.model.IoEvents;
  * A walk from the thread's first event made that cost the events before the window, for every wait: a minute of
  * 48 handlers writing under one lock (660k events, 190k waits) spent seconds there. With the latest end so far
  * kept beside each event, the first one reaching into the window is found by binary search. The events stay in the
- * recording's columns ({@link IoEvents}); this keeps their numbers and starts.
+ * recording's columns ({@link IoEvents}); this keeps their numbers and latest ends.
  */
 final class ThreadIo {
     private final IoEvents io;
@@ -16,20 +16,16 @@ final class ThreadIo {
     /** The latest end among events 0..i: never decreasing, unlike the ends themselves (events may nest). */
     private final long[] reach;
 
-    /** @param byStart the numbers in {@code io} of the thread's events, sorted by start */
-    ThreadIo(IoEvents io, int[] byStart) {
-        this(io, byStart, io.ends(byStart));
-    }
-
     /**
-     * As above, given the events' ends (in the order of {@code byStart}, read from the column in one pass; a call and
-     * a bounds check per event made the holders' index the biggest part of a window's analysis on the main thread),
-     * which become the latest ends. The starts are not kept: 8 bytes an event, for one lookup per query.
+     * @param byStart the numbers in {@code io} of the thread's events, sorted by start. Their ends are read from the
+     *                column in one pass (a call and a bounds check per event made the holders' index the biggest part
+     *                of a window's analysis on the main thread) and become the latest ends. The starts are not kept:
+     *                8 bytes an event, for one lookup per query.
      */
-    ThreadIo(IoEvents io, int[] byStart, long[] ends) {
+    ThreadIo(IoEvents io, int[] byStart) {
         this.io = io;
         events = byStart;
-        reach = ends;
+        reach = io.ends(byStart);
         long latest = Long.MIN_VALUE;
         for (int i = 0; i < reach.length; i++) {
             latest = Math.max(latest, reach[i]);
