@@ -4,6 +4,8 @@ import jdk.jfr.Recording;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -111,28 +113,34 @@ class BundleIT {
 
     /**
      * The first report run of a runtime and jar leaves a class-data-sharing archive in the user's cache, and the
-     * runs after it load the analyzer's classes from it; none of them prints or exits otherwise than without it.
+     * runs after it load the analyzer's classes from it; none of them prints or exits otherwise than without it. On
+     * Java 25 and later it is an ahead-of-time cache, which the second run makes from what the first recorded.
      */
-    @Test
-    void theFirstReportMakesAClassDataArchiveTheNextRunsLoad() throws Exception {
-        Path recording = contendedRecording(work.resolve("cds.jfr"));
-        Path cache = Files.createDirectory(work.resolve("cache-made"));
-        Split plain = report(recording, cache, Map.of("STALLSCOPE_CDS", "off"));
+    @ParameterizedTest
+    @MethodSource("runtimes")
+    void theFirstReportMakesAClassDataArchiveTheNextRunsLoad(Path runtime) throws Exception {
+        Path recording = contendedRecording(work.resolve("cds-" + major(runtime) + ".jfr"));
+        Path cache = Files.createDirectory(work.resolve("cache-made-" + major(runtime)));
+        Split plain = report(runtime, recording, cache, Map.of("STALLSCOPE_CDS", "off"));
         assertThat(plain.exitCode()).as(plain.stderr()).isZero();
         assertThat(plain.stdout()).contains("bundle-waiter");
         assertThat(cache.resolve("stallscope")).doesNotExist();
 
-        Split first = report(recording, cache, Map.of());
+        Split first = report(runtime, recording, cache, Map.of());
         assertThat(first).isEqualTo(plain);
-        Path archive = archiveIn(cache);
+        if (aot(runtime)) {
+            assertThat(onlyFileIn(cache).getFileName().toString()).as("what the first run recorded").endsWith(".aotconf");
+            assertThat(report(runtime, recording, cache, Map.of())).as("the run that makes the cache").isEqualTo(plain);
+        }
+        Path archive = archiveIn(runtime, cache);
 
-        Path classes = work.resolve("classes.log");
-        Split second = report(recording, cache, Map.of("JAVA_OPTS", "-Xlog:class+load=info:file=" + classes));
+        Path classes = work.resolve("classes-" + major(runtime) + ".log");
+        Split second = report(runtime, recording, cache, Map.of("JAVA_OPTS", "-Xlog:class+load=info:file=" + classes));
         assertThat(second).isEqualTo(plain);
         assertThat(Files.readString(classes))
-            .containsPattern("io\\.stallscope\\.analyzer\\.cli\\.Main source: shared objects file \\(top\\)");
-        assertThat(archiveIn(cache)).isEqualTo(archive);
-        assertThat(run(List.of(home.resolve("bin/analyzer").toString(), "--help"), env(cache, Map.of()), work).output())
+            .containsPattern("io\\.stallscope\\.analyzer\\.cli\\.Main source: shared objects file( \\(top\\))?\n");
+        assertThat(archiveIn(runtime, cache)).isEqualTo(archive);
+        assertThat(run(List.of(home.resolve("bin/analyzer").toString(), "--help"), env(runtime, cache, Map.of()), work).output())
             .contains("Usage: analyzer");
     }
 
@@ -141,45 +149,49 @@ class BundleIT {
      * cannot be made, and options that choose class sharing themselves: each gives the report and the exit code of
      * a run without the archive, and nothing on stderr.
      */
-    @Test
-    void aDamagedOrUnwritableArchiveChangesNoRun() throws Exception {
-        Path recording = contendedRecording(work.resolve("cds-bad.jfr"));
-        Path cache = Files.createDirectory(work.resolve("cache-bad"));
-        Split plain = report(recording, cache, Map.of("STALLSCOPE_CDS", "off"));
+    @ParameterizedTest
+    @MethodSource("runtimes")
+    void aDamagedOrUnwritableArchiveChangesNoRun(Path runtime) throws Exception {
+        Path recording = contendedRecording(work.resolve("cds-bad-" + major(runtime) + ".jfr"));
+        Path cache = Files.createDirectory(work.resolve("cache-bad-" + major(runtime)));
+        Split plain = report(runtime, recording, cache, Map.of("STALLSCOPE_CDS", "off"));
         assertThat(plain.exitCode()).as(plain.stderr()).isZero();
-        assertThat(report(recording, cache, Map.of())).isEqualTo(plain);
-        Path archive = archiveIn(cache);
+        assertThat(report(runtime, recording, cache, Map.of())).isEqualTo(plain);
+        if (aot(runtime)) assertThat(report(runtime, recording, cache, Map.of())).isEqualTo(plain);
+        Path archive = archiveIn(runtime, cache);
         byte[] made = Files.readAllBytes(archive);
         archive.toFile().setWritable(true);
 
         Files.write(archive, "not an archive\n".getBytes(StandardCharsets.UTF_8));
-        assertThat(report(recording, cache, Map.of())).as("garbage").isEqualTo(plain);
+        assertThat(report(runtime, recording, cache, Map.of())).as("garbage").isEqualTo(plain);
 
         byte[] headless = made.clone();
         java.util.Arrays.fill(headless, 0, 4096, (byte) 0);
         Files.write(archive, headless);
-        assertThat(report(recording, cache, Map.of())).as("header not written yet").isEqualTo(plain);
+        assertThat(report(runtime, recording, cache, Map.of())).as("header not written yet").isEqualTo(plain);
 
         byte[] damaged = made.clone();
         java.util.Arrays.fill(damaged, made.length / 3, made.length / 3 + 16384, (byte) 0);
         Files.write(archive, damaged);
-        assertThat(report(recording, cache, Map.of())).as("damaged contents").isEqualTo(plain);
+        assertThat(report(runtime, recording, cache, Map.of())).as("damaged contents").isEqualTo(plain);
 
         // Not empty: the JVM would remove an empty directory in its way (and as root, permissions stop nothing).
         Files.delete(archive);
         Files.writeString(Files.createDirectory(archive).resolve("in-the-way"), "");
-        assertThat(report(recording, cache, Map.of())).as("archive path a directory").isEqualTo(plain);
+        assertThat(report(runtime, recording, cache, Map.of())).as("archive path a directory").isEqualTo(plain);
+        assertThat(report(runtime, recording, cache, Map.of())).as("archive path a directory, again").isEqualTo(plain);
 
-        Path notADirectory = Files.writeString(work.resolve("cache-is-a-file"), "");
-        assertThat(report(recording, notADirectory, Map.of())).as("cache cannot be made").isEqualTo(plain);
+        Path notADirectory = Files.writeString(work.resolve("cache-is-a-file-" + major(runtime)), "");
+        assertThat(report(runtime, recording, notADirectory, Map.of())).as("cache cannot be made").isEqualTo(plain);
 
-        // Three first runs at once: each writes the archive as it ends while the others may be reading it.
-        Path together = Files.createDirectory(work.resolve("cache-together"));
+        // Three first runs at once: each writes the archive (or what it recorded) as it ends while the others may be
+        // reading it.
+        Path together = Files.createDirectory(work.resolve("cache-together-" + major(runtime)));
         List<java.util.concurrent.CompletableFuture<Split>> runs = new java.util.ArrayList<>();
         for (int i = 0; i < 3; i++) {
             runs.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
-                    return report(recording, together, Map.of());
+                    return report(runtime, recording, together, Map.of());
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -188,33 +200,74 @@ class BundleIT {
         for (var r : runs) {
             assertThat(r.get(180, TimeUnit.SECONDS)).as("concurrent first runs").isEqualTo(plain);
         }
-        assertThat(report(recording, together, Map.of())).as("after concurrent first runs").isEqualTo(plain);
-        archiveIn(together);
+        assertThat(report(runtime, recording, together, Map.of())).as("after concurrent first runs").isEqualTo(plain);
+        archiveIn(runtime, together);
 
-        Path untouched = Files.createDirectory(work.resolve("cache-untouched"));
-        assertThat(report(recording, untouched, Map.of("JAVA_OPTS", "-Xshare:off"))).as("-Xshare:off").isEqualTo(plain);
-        assertThat(report(recording, untouched, Map.of("JAVA_OPTS", "-Xshare:auto"))).as("-Xshare:auto").isEqualTo(plain);
+        Path untouched = Files.createDirectory(work.resolve("cache-untouched-" + major(runtime)));
+        assertThat(report(runtime, recording, untouched, Map.of("JAVA_OPTS", "-Xshare:off"))).as("-Xshare:off").isEqualTo(plain);
+        assertThat(report(runtime, recording, untouched, Map.of("JAVA_OPTS", "-Xshare:auto"))).as("-Xshare:auto").isEqualTo(plain);
         assertThat(untouched.resolve("stallscope")).as("options choosing sharing: no archive made").doesNotExist();
     }
 
-    private static Split report(Path recording, Path cache, Map<String, String> more) throws Exception {
-        return runSplit(List.of(home.resolve("bin/analyzer").toString(), "report", recording.toString()), env(cache, more));
+    /**
+     * The runtimes whose class sharing the launcher handles apart: the one running the tests and, when the machine
+     * has one, the newest Java 25 or later under /usr/lib/jvm (an ahead-of-time cache there, a dynamic archive before).
+     */
+    static List<Path> runtimes() throws IOException {
+        List<Path> found = new java.util.ArrayList<>(List.of(JAVA_BIN));
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (major(JAVA_BIN) < 25 && Files.isDirectory(jvms)) {
+            try (var homes = Files.list(jvms)) {
+                homes.map(h -> h.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("java")) && major(b) >= 25)
+                    .max(java.util.Comparator.comparingInt(BundleIT::major)).ifPresent(found::add);
+            }
+        }
+        return found;
     }
 
-    /** Java, mkdir and wc on PATH, a cache directory, nothing else inherited. */
-    private static Map<String, String> env(Path cache, Map<String, String> more) {
-        Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin",
+    /** The feature release in the runtime's release file (0 when it has none). */
+    private static int major(Path javaBin) {
+        try {
+            for (String line : Files.readAllLines(javaBin.getParent().resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    return Integer.parseInt(v.split("[^0-9]", 2)[0]);
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    private static boolean aot(Path javaBin) {
+        return major(javaBin) >= 25;
+    }
+
+    private static Split report(Path runtime, Path recording, Path cache, Map<String, String> more) throws Exception {
+        return runSplit(List.of(home.resolve("bin/analyzer").toString(), "report", recording.toString()), env(runtime, cache, more));
+    }
+
+    /** Java, mkdir, wc and mv on PATH, a cache directory, nothing else inherited. */
+    private static Map<String, String> env(Path runtime, Path cache, Map<String, String> more) {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("PATH", runtime + ":/usr/bin:/bin",
             "XDG_CACHE_HOME", cache.toString(), "HOME", work.toString()));
         env.putAll(more);
         return env;
     }
 
-    private static Path archiveIn(Path cache) throws IOException {
+    /** The one archive (or ahead-of-time cache, on Java 25 and later) in the cache. */
+    private static Path archiveIn(Path runtime, Path cache) throws IOException {
+        Path archive = onlyFileIn(cache);
+        assertThat(archive.getFileName().toString()).startsWith("analyzer-").endsWith(aot(runtime) ? ".aot" : ".jsa");
+        assertThat(archive).isRegularFile().isNotEmptyFile();
+        return archive;
+    }
+
+    private static Path onlyFileIn(Path cache) throws IOException {
         try (var files = Files.list(cache.resolve("stallscope"))) {
             List<Path> archives = files.toList();
             assertThat(archives).hasSize(1);
-            assertThat(archives.get(0).getFileName().toString()).startsWith("analyzer-").endsWith(".jsa");
-            assertThat(archives.get(0)).isRegularFile().isNotEmptyFile();
             return archives.get(0);
         }
     }
