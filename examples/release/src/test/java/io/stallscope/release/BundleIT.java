@@ -104,7 +104,7 @@ class BundleIT {
         Result sized = run(List.of(command, "report", recording.toString()),
             Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin", "JAVA_OPTS", "-XX:+PrintCommandLineFlags"), work);
         assertThat(sized.exitCode()).as(sized.output()).isZero();
-        assertThat(sized.output()).contains("-XX:TieredStopAtLevel=1");
+        assertThat(sized.output()).contains("-XX:TieredStopAtLevel=1").contains("-XX:PretenureSizeThreshold=262144");
         Result bare = run(List.of(command, "report", recording.toString()),
             Map.of("PATH", JAVA_BIN.toString(), "JAVA_OPTS", "-XX:+PrintCommandLineFlags"), work);
         assertThat(bare.exitCode()).as(bare.output()).isZero();
