@@ -147,28 +147,16 @@ class BundleIT {
     @ParameterizedTest
     @MethodSource("runtimes")
     void theFirstReportMakesAClassDataArchiveTheNextRunsLoad(Path runtime) throws Exception {
-        Path recording = contendedRecording(work.resolve("cds-" + major(runtime) + ".jfr"));
-        Path cache = Files.createDirectory(work.resolve("cache-made-" + major(runtime)));
-        Split plain = report(runtime, recording, cache, Map.of("STALLSCOPE_CDS", "off"));
-        assertThat(plain.exitCode()).as(plain.stderr()).isZero();
-        assertThat(plain.stdout()).contains("bundle-waiter");
-        assertThat(cache.resolve("stallscope")).doesNotExist();
-
-        Split first = report(runtime, recording, cache, Map.of());
-        assertThat(first).isEqualTo(plain);
-        if (aot(runtime)) {
-            assertThat(onlyFileIn(cache).getFileName().toString()).as("what the first run recorded").endsWith(".aotconf");
-            assertThat(report(runtime, recording, cache, Map.of())).as("the run that makes the cache").isEqualTo(plain);
-        }
-        Path archive = archiveIn(runtime, cache);
+        Case c = plainCase(runtime, "made");
+        Path archive = firstRuns(runtime, c);
 
         Path classes = work.resolve("classes-" + major(runtime) + ".log");
-        Split second = report(runtime, recording, cache, Map.of("JAVA_OPTS", "-Xlog:class+load=info:file=" + classes));
-        assertThat(second).isEqualTo(plain);
+        Split second = report(runtime, c.recording(), c.cache(), Map.of("JAVA_OPTS", "-Xlog:class+load=info:file=" + classes));
+        assertThat(second).isEqualTo(c.plain());
         assertThat(Files.readString(classes))
             .containsPattern("io\\.stallscope\\.analyzer\\.cli\\.Main source: shared objects file( \\(top\\))?\n");
-        assertThat(archiveIn(runtime, cache)).isEqualTo(archive);
-        assertThat(run(List.of(home.resolve("bin/analyzer").toString(), "--help"), env(runtime, cache, Map.of()), work).output())
+        assertThat(archiveIn(runtime, c.cache())).isEqualTo(archive);
+        assertThat(run(List.of(home.resolve("bin/analyzer").toString(), "--help"), env(runtime, c.cache(), Map.of()), work).output())
             .contains("Usage: analyzer");
     }
 
@@ -180,13 +168,11 @@ class BundleIT {
     @ParameterizedTest
     @MethodSource("runtimes")
     void aDamagedOrUnwritableArchiveChangesNoRun(Path runtime) throws Exception {
-        Path recording = contendedRecording(work.resolve("cds-bad-" + major(runtime) + ".jfr"));
-        Path cache = Files.createDirectory(work.resolve("cache-bad-" + major(runtime)));
-        Split plain = report(runtime, recording, cache, Map.of("STALLSCOPE_CDS", "off"));
-        assertThat(plain.exitCode()).as(plain.stderr()).isZero();
-        assertThat(report(runtime, recording, cache, Map.of())).isEqualTo(plain);
-        if (aot(runtime)) assertThat(report(runtime, recording, cache, Map.of())).isEqualTo(plain);
-        Path archive = archiveIn(runtime, cache);
+        Case c = plainCase(runtime, "bad");
+        Path recording = c.recording();
+        Path cache = c.cache();
+        Split plain = c.plain();
+        Path archive = firstRuns(runtime, c);
         byte[] made = Files.readAllBytes(archive);
         archive.toFile().setWritable(true);
 
@@ -235,6 +221,33 @@ class BundleIT {
         assertThat(report(runtime, recording, untouched, Map.of("JAVA_OPTS", "-Xshare:off"))).as("-Xshare:off").isEqualTo(plain);
         assertThat(report(runtime, recording, untouched, Map.of("JAVA_OPTS", "-Xshare:auto"))).as("-Xshare:auto").isEqualTo(plain);
         assertThat(untouched.resolve("stallscope")).as("options choosing sharing: no archive made").doesNotExist();
+    }
+
+    record Case(Path recording, Path cache, Split plain) {
+    }
+
+    /** A contended recording, an empty cache directory, and the report of a run without any archive. */
+    private static Case plainCase(Path runtime, String name) throws Exception {
+        Path recording = contendedRecording(work.resolve("cds-" + name + "-" + major(runtime) + ".jfr"));
+        Path cache = Files.createDirectory(work.resolve("cache-" + name + "-" + major(runtime)));
+        Split plain = report(runtime, recording, cache, Map.of("STALLSCOPE_CDS", "off"));
+        assertThat(plain.exitCode()).as(plain.stderr()).isZero();
+        assertThat(plain.stdout()).contains("bundle-waiter");
+        assertThat(cache.resolve("stallscope")).doesNotExist();
+        return new Case(recording, cache, plain);
+    }
+
+    /**
+     * The report runs that make the archive, each reporting as without one: the first, and on Java 25 and later
+     * also the second (the first records what it loads, the second makes the cache from that).
+     */
+    private static Path firstRuns(Path runtime, Case c) throws Exception {
+        assertThat(report(runtime, c.recording(), c.cache(), Map.of())).as("the first run").isEqualTo(c.plain());
+        if (aot(runtime)) {
+            assertThat(onlyFileIn(c.cache()).getFileName().toString()).as("what the first run recorded").endsWith(".aotconf");
+            assertThat(report(runtime, c.recording(), c.cache(), Map.of())).as("the run that makes the cache").isEqualTo(c.plain());
+        }
+        return archiveIn(runtime, c.cache());
     }
 
     /**
