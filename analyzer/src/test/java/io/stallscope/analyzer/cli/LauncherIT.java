@@ -65,17 +65,28 @@ class LauncherIT {
     }
 
     @Test
-    void runsTheParallelCollectorUnlessTheOptionsPickOne() throws Exception {
-        // Sparse: 40 MB by its size, no disk used; not a recording, so the report fails after the flags are printed.
-        Path mid = dir.resolve("mid.jfr");
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(mid.toFile(), "rw")) {
-            f.setLength(40L << 20);
-        }
-        Result byDefault = launchWith("-XX:+PrintCommandLineFlags", "report", mid.toString());
-        assertThat(byDefault.out()).contains("-XX:+UseParallelGC");
+    void runsTheSerialCollectorBelow256MbAndTheParallelOneAboveUnlessTheOptionsPickOne() throws Exception {
+        // Sparse: 40 and 300 MB by their size, no disk used; not recordings, so the report fails after the flags are
+        // printed.
+        Path mid = sparse(dir.resolve("mid.jfr"), 40L << 20);
+        Result serial = launchWith("-XX:+PrintCommandLineFlags", "report", mid.toString());
+        assertThat(serial.out()).contains("-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=262144")
+            .doesNotContain("-XX:+UseParallelGC", "-XX:InitialHeapSize=16777216");
+        Path big = sparse(dir.resolve("big-gc.jfr"), 300L << 20);
+        Result parallel = launchWith("-XX:+PrintCommandLineFlags", "report", big.toString());
+        assertThat(parallel.out()).contains("-XX:+UseParallelGC").doesNotContain("-XX:+UseSerialGC", "PretenureSizeThreshold");
         // The JVM refuses two collectors: the user's must be the only one.
-        Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:+UseG1GC", "report", mid.toString());
-        assertThat(chosen.out()).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseParallelGC");
+        for (Path f : List.of(mid, big)) {
+            Result chosen = launchWith("-XX:+PrintCommandLineFlags -XX:+UseG1GC", "report", f.toString());
+            assertThat(chosen.out()).contains("-XX:+UseG1GC").doesNotContain("-XX:+UseParallelGC", "-XX:+UseSerialGC");
+        }
+    }
+
+    private static Path sparse(Path file, long size) throws java.io.IOException {
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(size);
+        }
+        return file;
     }
 
     @Test
@@ -83,7 +94,8 @@ class LauncherIT {
         String fixture = Fixtures.file("async-profiler-3.0-wall-20ms.jfr").toString();
         Result small = launchWith("-XX:+PrintCommandLineFlags", "report", fixture);
         assertThat(small.code()).as(small.err()).isZero();
-        assertThat(small.out()).contains("-XX:+UseSerialGC", "-XX:InitialHeapSize=16777216").doesNotContain("-XX:+UseParallelGC");
+        assertThat(small.out()).contains("-XX:+UseSerialGC", "-XX:InitialHeapSize=16777216", "-XX:PretenureSizeThreshold=262144")
+            .doesNotContain("-XX:+UseParallelGC");
         // The options' own start heap or collector wins.
         Result ownHeap = launchWith("-XX:+PrintCommandLineFlags -Xms64m", "report", fixture);
         assertThat(ownHeap.code()).as(ownHeap.err()).isZero();
@@ -97,10 +109,7 @@ class LauncherIT {
     void picksTheCompilersByTheRecordingsSizeUnlessTheOptionsDo() throws Exception {
         String small = Fixtures.file("async-profiler-3.0-wall-20ms.jfr").toString();
         // Sparse: 300 MB by its size, no disk used. Not a recording, so the report fails after the flags are printed.
-        Path big = dir.resolve("big.jfr");
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
-            f.setLength(300L << 20);
-        }
+        Path big = sparse(dir.resolve("big.jfr"), 300L << 20);
         Result c1 = launchWith("-XX:+PrintCommandLineFlags", "report", small);
         assertThat(c1.code()).as(c1.err()).isZero();
         assertThat(c1.out()).contains("-XX:TieredStopAtLevel=1");

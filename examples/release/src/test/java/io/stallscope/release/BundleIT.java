@@ -104,39 +104,11 @@ class BundleIT {
         Result sized = run(List.of(command, "report", recording.toString()),
             Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin", "JAVA_OPTS", "-XX:+PrintCommandLineFlags"), work);
         assertThat(sized.exitCode()).as(sized.output()).isZero();
-        assertThat(sized.output()).contains("-XX:TieredStopAtLevel=1").contains("-XX:PretenureSizeThreshold=262144");
+        assertThat(sized.output()).contains("-XX:TieredStopAtLevel=1");
         Result bare = run(List.of(command, "report", recording.toString()),
             Map.of("PATH", JAVA_BIN.toString(), "JAVA_OPTS", "-XX:+PrintCommandLineFlags"), work);
         assertThat(bare.exitCode()).as(bare.output()).isZero();
         assertThat(bare.output()).contains("-XX:+PrintCommandLineFlags").doesNotContain("TieredStopAtLevel");
-    }
-
-    /**
-     * From 32 MB (here a sparse file: the launcher sizes it, the analyzer then refuses it) the serial collector keeps
-     * pretenuring but starts from the JVM's default heap; from 256 MB the parallel collector and C2 run.
-     */
-    @Test
-    void biggerRecordingsRunTheCollectorAndCompilersOfTheirSize() throws Exception {
-        String command = home.resolve("bin/analyzer").toString();
-        Map<String, String> env = Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin", "JAVA_OPTS", "-XX:+PrintCommandLineFlags",
-            "STALLSCOPE_CDS", "off");
-        Path medium = sparse(work.resolve("medium.jfr"), 40L << 20);
-        Result m = run(List.of(command, "report", medium.toString()), env, work);
-        assertThat(m.output()).contains("-XX:+UseSerialGC", "-XX:PretenureSizeThreshold=262144", "-XX:TieredStopAtLevel=1")
-            .doesNotContain("-XX:InitialHeapSize=16777216");
-        Path big = sparse(work.resolve("big.jfr"), 300L << 20);
-        Result b = run(List.of(command, "report", big.toString()), env, work);
-        assertThat(b.output()).contains("-XX:+UseParallelGC", "-XX:Tier4InvocationThreshold=50000")
-            .doesNotContain("PretenureSizeThreshold", "TieredStopAtLevel");
-        assertThat(m.exitCode()).as(m.output()).isNotZero();
-        assertThat(b.exitCode()).as(b.output()).isNotZero();
-    }
-
-    private static Path sparse(Path file, long size) throws IOException {
-        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
-            f.setLength(size);
-        }
-        return file;
     }
 
     /**
