@@ -19,7 +19,9 @@ import java.util.stream.Stream;
  * What scripts/test prints at its end, read from the Surefire and Failsafe XML reports under each module's
  * target/ (CI runs on a clean clone, so every report is this run's): time and counts per suite, the 15 slowest
  * test classes, every test that failed once and passed on its rerun (a flake: most of ours were real bugs), and
- * one closing line of totals. Run as a single source file, no build needed: java scripts/TestReport.java ROOT...
+ * one closing line of totals. Run as a single source file, no build needed:
+ * {@code java scripts/TestReport.java [--allowed-reruns FILE] ROOT...}. With {@code --allowed-reruns} it exits 1 when a
+ * test needed a rerun and the file does not list it: a rerun that passes would hide a race from everyone.
  */
 public final class TestReport {
     /** One test class's report file. */
@@ -29,7 +31,21 @@ public final class TestReport {
 
     public static void main(String[] args) throws Exception {
         List<Suite> suites = new ArrayList<>();
-        for (String root : args.length == 0 ? new String[] {"."} : args) {
+        List<String> roots = new ArrayList<>(List.of(args));
+        AllowedReruns allowed = null;
+        if (roots.size() >= 2 && roots.get(0).equals("--allowed-reruns")) {
+            try {
+                allowed = AllowedReruns.read(Path.of(roots.get(1)));
+            } catch (IOException e) {
+                System.out.println("test report: cannot read " + roots.get(1) + " (" + e.getClass().getSimpleName() + ")");
+                System.exit(2);
+            } catch (IllegalArgumentException e) {
+                System.out.println("test report: " + e.getMessage());
+                System.exit(2);
+            }
+            roots = roots.subList(2, roots.size());
+        }
+        for (String root : roots.isEmpty() ? List.of(".") : roots) {
             try (Stream<Path> dirs = Files.walk(Path.of(root), 6)) {
                 for (Path dir : dirs.filter(TestReport::isReportDir).sorted().collect(Collectors.toList())) {
                     suites.addAll(read(dir, Path.of(root)));
@@ -65,11 +81,48 @@ public final class TestReport {
             System.out.println("Tests that failed and passed on their rerun (" + flaky.size() + "): each is a bug to find");
             flaky.forEach(f -> System.out.println("  " + f));
         }
+        List<String> unlisted = allowed == null ? List.of() : allowed.unlisted(suites.stream()
+            .flatMap(s -> s.flaky().stream()).toList());
+        if (!unlisted.isEmpty()) {
+            System.out.println();
+            System.out.println("FAILED: " + unlisted.size() + " test(s) needed a rerun and are not in " + allowed.file()
+                + " (each entry names the test, its issue and why): " + String.join(", ", unlisted));
+        }
         int tests = (int) sum(suites, s -> s.tests());
         int failed = (int) sum(suites, s -> s.failures() + s.errors());
         int skipped = (int) sum(suites, s -> s.skipped());
         System.out.println();
         System.out.println("tests: " + (tests - failed - skipped) + " passed, " + failed + " failed, " + skipped + " skipped");
+        if (!unlisted.isEmpty()) {
+            System.exit(1);
+        }
+    }
+
+    /**
+     * The tests allowed a rerun, one a line: {@code Class.method issue-N reason}. A test's reported name (with its
+     * parameters, {@code method(Path)[2]}) matches the entry that is its class and method.
+     */
+    record AllowedReruns(Path file, List<String> tests) {
+        static AllowedReruns read(Path file) throws IOException {
+            List<String> tests = new ArrayList<>();
+            for (String line : Files.readAllLines(file)) {
+                String t = line.strip();
+                if (t.isEmpty() || t.startsWith("#")) {
+                    continue;
+                }
+                String[] parts = t.split("\\s+", 3);
+                if (parts.length < 3 || !parts[1].matches("issue-[0-9]+")) {
+                    throw new IllegalArgumentException(file + ": an entry is 'Class.method issue-N reason', not: " + t);
+                }
+                tests.add(parts[0]);
+            }
+            return new AllowedReruns(file, tests);
+        }
+
+        List<String> unlisted(List<String> flaky) {
+            return flaky.stream().filter(f -> tests.stream().noneMatch(a -> f.equals(a)
+                || f.startsWith(a) && (f.charAt(a.length()) == '(' || f.charAt(a.length()) == '['))).toList();
+        }
     }
 
     private static boolean isReportDir(Path p) {
