@@ -5,7 +5,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** QueryCheck on a scrape of a broker that paired nothing: the paired-only metric checked by its vocabulary. */
+/**
+ * QueryCheck on the paired-only metric: checked by the vocabulary the agent can serve, whether the broker paired
+ * nothing or paired something other than what the query asks for.
+ */
 class QueryCheckTest {
     private static final PrometheusScrape NO_PAIRING = PrometheusScrape.parse("""
         stallscope_op_seconds_count{op="records_append",role="request_handler"} 10
@@ -18,6 +21,33 @@ class QueryCheckTest {
             + "{role=\"request_handler\", behind_role=\"network\", behind_op=\"transfer_to\"}[5m]))", NO_PAIRING)).isEmpty();
         assertThat(QueryCheck.resultLabels("stallscope_blocked_behind_seconds_total", NO_PAIRING))
             .contains("behind_op", "behind_role", "scope", "instance");
+    }
+
+    /**
+     * The scrape of CI's failed run (issue 56): the fast-disk broker happened to pair a roll behind a scheduler flush, so
+     * the metric was served with behind_role="scheduler" only. A query on network-thread pairings is still right.
+     */
+    @Test
+    void aPairingThatHappenedDoesNotNarrowWhatAQueryMayAskFor() {
+        PrometheusScrape paired = PrometheusScrape.parse(NO_PAIRING.text() + """
+            stallscope_op_seconds_count{op="log_roll",role="request_handler"} 3
+            stallscope_op_seconds_count{op="segment_flush",role="scheduler"} 3
+            stallscope_blocked_behind_seconds_total{op="log_roll",role="request_handler",behind_op="segment_flush",\
+            behind_role="scheduler",scope="device"} 0.2
+            """);
+        assertThat(QueryCheck.problems("q", "sum by (instance, op, behind_op, scope) (rate(stallscope_blocked_behind_seconds_total"
+            + "{op=~\"records_append\", role=\"request_handler\", behind_role=\"network\"}[5m]))", paired)).isEmpty();
+        assertThat(QueryCheck.problems("q", "rate(stallscope_blocked_behind_seconds_total{behind_role=\"network_thread\"}[5m])",
+            paired)).singleElement().asString().contains("never has behind_role=\"network_thread\"");
+    }
+
+    @Test
+    void servedLabelsTheReferenceDoesNotGiveAreAProblem() {
+        PrometheusScrape odd = PrometheusScrape.parse(NO_PAIRING.text() + """
+            stallscope_blocked_behind_seconds_total{op="records_append",role="request_handler",culprit="x"} 0.2
+            """);
+        assertThat(QueryCheck.problems("q", "rate(stallscope_blocked_behind_seconds_total[5m])", odd))
+            .singleElement().asString().contains("not the ones docs/reference.md gives it");
     }
 
     @Test
