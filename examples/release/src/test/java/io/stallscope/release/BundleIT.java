@@ -145,6 +145,14 @@ class BundleIT {
         Path cache = c.cache();
         Split plain = c.plain();
         Path archive = firstRuns(runtime, c);
+        if (aot(runtime)) {
+            // What a concurrent first run that ends after the cache was made leaves: the next run drops it.
+            Path late = archive.resolveSibling(archive.getFileName().toString().replaceFirst("\\.aot$", ".aotconf"));
+            Files.writeString(late, "recorded by a run that ended late\n");
+            assertThat(report(runtime, recording, cache, Map.of())).as("a configuration beside the cache").isEqualTo(plain);
+            assertThat(late).doesNotExist();
+            assertThat(settled(runtime, cache)).isTrue();
+        }
         byte[] made = Files.readAllBytes(archive);
         archive.toFile().setWritable(true);
 
@@ -186,7 +194,12 @@ class BundleIT {
         for (var r : runs) {
             assertThat(r.get(180, TimeUnit.SECONDS)).as("concurrent first runs").isEqualTo(plain);
         }
-        assertThat(report(runtime, recording, together, Map.of())).as("after concurrent first runs").isEqualTo(plain);
+        // On Java 25 concurrent first runs may leave no configuration (a run that made the cache from one still being
+        // written drops it, as it should) or one alone: the launcher records again, so the cache settles within two
+        // more runs, each reporting as without it (issue 56: CI once checked after one and found the .aotconf).
+        for (int i = 1; i <= 2 && !settled(runtime, together); i++) {
+            assertThat(report(runtime, recording, together, Map.of())).as("after concurrent first runs, run " + i).isEqualTo(plain);
+        }
         archiveIn(runtime, together);
 
         Path untouched = Files.createDirectory(work.resolve("cache-untouched-" + major(runtime)));
@@ -277,11 +290,21 @@ class BundleIT {
         return archive;
     }
 
+    /** Whether the cache holds the archive alone: what a run that makes none and records none leaves. */
+    private static boolean settled(Path runtime, Path cache) throws IOException {
+        List<Path> files = filesIn(cache);
+        return files.size() == 1 && files.get(0).getFileName().toString().endsWith(aot(runtime) ? ".aot" : ".jsa");
+    }
+
     private static Path onlyFileIn(Path cache) throws IOException {
+        List<Path> files = filesIn(cache);
+        assertThat(files).hasSize(1);
+        return files.get(0);
+    }
+
+    private static List<Path> filesIn(Path cache) throws IOException {
         try (var files = Files.list(cache.resolve("stallscope"))) {
-            List<Path> archives = files.toList();
-            assertThat(archives).hasSize(1);
-            return archives.get(0);
+            return files.toList();
         }
     }
 
