@@ -39,7 +39,8 @@ public final class HoleDetection {
         if (!r.isResolved()) {
             return new HoleDetection(null, null, "hole detection off (" + r.reason() + ")");
         }
-        HoleHooks.install(new HoleDetector(new HoleReport(registry, log, jfr ? new HoleJfr() : null)));
+        HoleHooks.install(new HoleDetector(new HoleReport(registry, log::warn, log::error,
+            jfr ? new HoleJfr() : null)));
         AsmVisitorWrapper advice = Advice.to(SegmentRecoveredAdvice.class).on(KafkaTargets.SEGMENT_RECOVERED.advisable());
         Map<String, List<AsmVisitorWrapper>> byType = new LinkedHashMap<>();
         for (String type : r.methodsByClass().keySet()) {

@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class HoleDetector {
     private final HoleReport report;
+    /** Logs whose hole was said, and the holes counted (a segment may be recovered twice in one start). */
     private final Set<Path> reported = ConcurrentHashMap.newKeySet();
+    private final Set<Path> counted = ConcurrentHashMap.newKeySet();
 
     HoleDetector(HoleReport report) {
         this.report = report;
@@ -53,7 +55,7 @@ final class HoleDetector {
         } else if (HoleRule.unverifiable(dirName, compacted) != null) {
             report.checked("unverifiable");
         } else {
-            report.hole(hole, reported.add(dir));
+            report.hole(hole, counted.add(segment.file()), reported.add(dir));
         }
     }
 

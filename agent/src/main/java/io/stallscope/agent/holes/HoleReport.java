@@ -3,11 +3,11 @@ package io.stallscope.agent.holes;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.stallscope.agent.logging.BrokerLog;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * What the hole detection says: one WARN line per log with a hole (in the broker's log), stallscope_log_holes{unit}
@@ -19,20 +19,23 @@ final class HoleReport {
     static final String CHECKS = "stallscope.log.hole.checks";
 
     private final MeterRegistry registry;
-    private final BrokerLog log;
+    private final Consumer<String> warn;
+    private final Consumer<String> error;
     private final HoleJfrSink jfr;
     private final AtomicLong logs = new AtomicLong();
     private final AtomicLong offsets = new AtomicLong();
     private final Map<String, Counter> checks = new ConcurrentHashMap<>();
     private volatile boolean errorLogged;
 
-    HoleReport(MeterRegistry registry, BrokerLog log, HoleJfrSink jfr) {
+    /** warn and error: the broker's log (BrokerLog's warn and error). */
+    HoleReport(MeterRegistry registry, Consumer<String> warn, Consumer<String> error, HoleJfrSink jfr) {
         this.registry = registry;
-        this.log = log;
+        this.warn = warn;
+        this.error = error;
         this.jfr = jfr;
-        Gauge.builder(HOLES, logs, AtomicLong::get).tag("unit", "logs")
+        Gauge.builder(HOLES, logs, AtomicLong::get).tag("unit", "logs").strongReference(true)
             .description("Logs found at recovery with offsets missing between segments (a power-cut hole)").register(registry);
-        Gauge.builder(HOLES, offsets, AtomicLong::get).tag("unit", "offsets")
+        Gauge.builder(HOLES, offsets, AtomicLong::get).tag("unit", "offsets").strongReference(true)
             .description("Offsets missing between segments, found at recovery (a power-cut hole)").register(registry);
     }
 
@@ -41,15 +44,17 @@ final class HoleReport {
             .description("Recovered segments checked for a hole, by result").register(registry)).increment();
     }
 
-    /** firstInLog: the log's first hole, the one its line names. */
-    void hole(Hole hole, boolean firstInLog) {
+    /** newHole: not counted before; firstInLog: the log's first hole, the one its line names. */
+    void hole(Hole hole, boolean newHole, boolean firstInLog) {
         checked("hole");
-        offsets.addAndGet(hole.missing());
+        if (newHole) {
+            offsets.addAndGet(hole.missing());
+        }
         if (firstInLog) {
             logs.incrementAndGet();
-            log.warn(hole.describe() + ". Found at recovery; stock Kafka does not repair it: see docs/kafka-power-cut-hole.md");
+            warn.accept(hole.describe() + ". Found at recovery; stock Kafka does not repair it: see docs/kafka-power-cut-hole.md");
         }
-        if (jfr != null) {
+        if (jfr != null && newHole) {
             jfr.hole(hole);
         }
     }
@@ -58,7 +63,7 @@ final class HoleReport {
         checked("error");
         if (!errorLogged) {
             errorLogged = true;
-            log.error("hole detection failed on a recovered segment (" + t + "); the recovery went on as Kafka runs it,"
+            error.accept("hole detection failed on a recovered segment (" + t + "); the recovery went on as Kafka runs it,"
                 + " further failures are only counted in stallscope_log_hole_checks_total{result=\"error\"}");
         }
     }

@@ -37,8 +37,12 @@ final class RecoveredLog {
 
     /** Boolean.TRUE/FALSE from the log's config, null if it cannot be read. */
     static Boolean compacted(Object holder) throws IllegalAccessException {
-        Object config = value(holder, "config");
-        Object compact = config == null ? null : value(config, "compact");
+        return compactOf(value(holder, "config"));
+    }
+
+    /** A LogConfig's compact (cleanup.policy holds "compact"): a Scala val up to 3.4, a public final field from 3.5. */
+    static Boolean compactOf(Object logConfig) throws IllegalAccessException {
+        Object compact = logConfig == null ? null : value(logConfig, "compact");
         return compact instanceof Boolean ? (Boolean) compact : null;
     }
 

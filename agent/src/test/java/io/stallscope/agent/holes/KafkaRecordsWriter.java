@@ -26,13 +26,19 @@ final class KafkaRecordsWriter implements AutoCloseable {
     private final Object none;
     private final Class<?> simpleRecord;
 
-    private KafkaRecordsWriter(String version) throws Exception {
-        Path clients = KafkaJars.root().resolve(version).resolve("kafka-clients-" + version + ".jar");
+    private KafkaRecordsWriter(String version, boolean storage) throws Exception {
+        Path jars = KafkaJars.root().resolve(version);
+        List<URL> urls = new ArrayList<>();
+        urls.add(jars.resolve("kafka-clients-" + version + ".jar").toUri().toURL());
         // kafka-clients logs through slf4j (Utils): the test's slf4j-api and binding, nothing else of its class path
-        URL slf4j = org.slf4j.Logger.class.getProtectionDomain().getCodeSource().getLocation();
-        URL binding = org.slf4j.LoggerFactory.getILoggerFactory().getClass().getProtectionDomain().getCodeSource().getLocation();
-        loader = new URLClassLoader(new URL[] {clients.toUri().toURL(), slf4j, binding},
-            ClassLoader.getPlatformClassLoader());
+        urls.add(codeSource(org.slf4j.Logger.class));
+        urls.add(codeSource(org.slf4j.LoggerFactory.getILoggerFactory().getClass()));
+        if (storage) {
+            urls.add(jars.resolve("kafka-storage-" + version + ".jar").toUri().toURL());
+            urls.add(jars.resolve("kafka-server-common-" + version + ".jar").toUri().toURL());
+            urls.add(codeSource(com.yammer.metrics.core.MetricsRegistry.class));
+        }
+        loader = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         String pkg = KafkaReleases.compare(version, "4.3") >= 0
             ? "org.apache.kafka.common.record.internal." : "org.apache.kafka.common.record.";
         fileRecords = loader.loadClass(pkg + "FileRecords");
@@ -55,7 +61,20 @@ final class KafkaRecordsWriter implements AutoCloseable {
     }
 
     static KafkaRecordsWriter of(String version) throws Exception {
-        return new KafkaRecordsWriter(version);
+        return new KafkaRecordsWriter(version, false);
+    }
+
+    /** With kafka-storage and server-common (3.7+: LogSegment, LogConfig) in the same class loader. */
+    static KafkaRecordsWriter withStorage(String version) throws Exception {
+        return new KafkaRecordsWriter(version, true);
+    }
+
+    Class<?> kafkaClass(String name) throws ClassNotFoundException {
+        return loader.loadClass(name);
+    }
+
+    private static URL codeSource(Class<?> type) {
+        return type.getProtectionDomain().getCodeSource().getLocation();
     }
 
     /** Appends one batch of count records, offsets from baseOffset; returns the file's size after it. */
