@@ -26,13 +26,13 @@ final class LogScan {
         return files;
     }
 
-    /** The segment after base, read from its header alone (its base is its name; no records of it are read). */
+    /** The segment after base, by its name alone (no record of it is read: its next offset is left unknown). */
     static Segment nextAfter(Path partitionDir, long base) throws IOException {
         java.util.Map.Entry<Long, Path> next = segmentFiles(partitionDir).higherEntry(base);
         if (next == null) {
             return null;
         }
-        return new Segment(next.getValue(), next.getKey(), next.getKey(), Files.size(next.getValue()));
+        return new Segment(next.getValue(), next.getKey(), -1, Files.size(next.getValue()));
     }
 
     /** Every segment, its end read from its batch headers. */

@@ -32,6 +32,7 @@ public final class Segment {
         return baseOffset;
     }
 
+    /** -1 when not read (the live check reads only the recovered segment's end, not the next one's). */
     public long nextOffset() {
         return nextOffset;
     }
@@ -42,7 +43,7 @@ public final class Segment {
 
     @Override
     public String toString() {
-        return file.getFileName() + " (" + size + " bytes, " + (nextOffset == baseOffset ? "no records"
-            : "offsets " + baseOffset + "-" + (nextOffset - 1)) + ")";
+        return file.getFileName() + " (" + size + " bytes, " + (nextOffset < 0 ? "from offset " + baseOffset
+            : nextOffset == baseOffset ? "no records" : "offsets " + baseOffset + "-" + (nextOffset - 1)) + ")";
     }
 }
