@@ -4,7 +4,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -41,13 +40,11 @@ final class HoleDetector {
         String dirName = dir.getFileName().toString();
         String partition = PartitionDirs.partitionOf(dirName);
         Object holder = RecoveredLog.holder(self, arg1);
-        Path root = dir.getParent();
-        Boolean compact = holder == null ? null : RecoveredLog.compacted(holder);
-        boolean compacted = Boolean.TRUE.equals(compact)
-            || (partition != null && checkpoint(root, OffsetCheckpoint.CLEANER).containsKey(partition));
+        LogDirFacts facts = LogDirFacts.read(dir.getParent());
+        boolean compacted = (holder != null && Boolean.TRUE.equals(RecoveredLog.compacted(holder))) || facts.cleaned(partition);
         long logStart = holder == null ? -1 : RecoveredLog.logStartOffset(holder);
-        if (logStart < 0 && partition != null) {
-            logStart = checkpoint(root, OffsetCheckpoint.LOG_START).getOrDefault(partition, -1L);
+        if (logStart < 0) {
+            logStart = facts.logStart(partition);
         }
         Hole hole = HoleRule.between(partition, logStart, segment, next);
         if (hole == null) {
@@ -61,9 +58,5 @@ final class HoleDetector {
 
     void failed(Throwable t) {
         report.failed(t);
-    }
-
-    private static Map<String, Long> checkpoint(Path root, String name) throws IOException {
-        return root == null ? java.util.Collections.emptyMap() : OffsetCheckpoint.read(root.resolve(name));
     }
 }

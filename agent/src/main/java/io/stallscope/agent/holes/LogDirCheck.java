@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -34,12 +33,10 @@ public final class LogDirCheck {
         }
         Path name = dir.getFileName();
         if (name != null && PartitionDirs.partitionOf(name.toString()) != null && !LogScan.segmentFiles(dir).isEmpty()) {
-            Path root = dir.toAbsolutePath().getParent();
-            checkLog(dir, checkpoint(root, OffsetCheckpoint.LOG_START), checkpoint(root, OffsetCheckpoint.CLEANER));
+            checkLog(dir, LogDirFacts.read(dir.toAbsolutePath().getParent()));
             return;
         }
-        Map<String, Long> logStarts = checkpoint(dir, OffsetCheckpoint.LOG_START);
-        Map<String, Long> cleaned = checkpoint(dir, OffsetCheckpoint.CLEANER);
+        LogDirFacts facts = LogDirFacts.read(dir);
         List<Path> partitions = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
@@ -50,21 +47,17 @@ public final class LogDirCheck {
         }
         Collections.sort(partitions);
         for (Path p : partitions) {
-            checkLog(p, logStarts, cleaned);
+            checkLog(p, facts);
         }
     }
 
-    private static Map<String, Long> checkpoint(Path root, String file) throws IOException {
-        return root == null ? Collections.emptyMap() : OffsetCheckpoint.read(root.resolve(file));
-    }
-
-    private void checkLog(Path dir, Map<String, Long> logStarts, Map<String, Long> cleaned) throws IOException {
+    private void checkLog(Path dir, LogDirFacts facts) throws IOException {
         logs++;
         String dirName = dir.getFileName().toString();
         String partition = PartitionDirs.partitionOf(dirName);
-        boolean compacted = cleaned.containsKey(partition) || compactedTopics.contains(PartitionDirs.topicOf(dirName));
+        boolean compacted = facts.cleaned(partition) || compactedTopics.contains(PartitionDirs.topicOf(dirName));
         String unverifiable = HoleRule.unverifiable(dirName, compacted);
-        long logStart = logStarts.getOrDefault(partition, -1L);
+        long logStart = facts.logStart(partition);
         List<LogScan.SegmentAndEnd> segments = LogScan.all(dir);
         for (int i = 0; i + 1 < segments.size(); i++) {
             LogScan.SegmentAndEnd s = segments.get(i);

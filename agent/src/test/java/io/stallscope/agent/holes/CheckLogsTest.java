@@ -37,13 +37,18 @@ class CheckLogsTest {
 
     /** offsets 0-2 and 3-9 in the first segment, 10-14 in the second: cut after the first batch, 3-9 are missing. */
     private void cutLog(String dirName) throws Exception {
+        cutLog(dirName, 0);
+    }
+
+    /** The same, with extra bytes of the second batch left after the cut (a tail Kafka's recovery would truncate). */
+    private void cutLog(String dirName, int extra) throws Exception {
         Path log = Files.createDirectories(logDir.resolve(dirName));
         Path first = log.resolve(KafkaRecordsWriter.name(0));
         append(first, MemoryRecords.withRecords(0, Compression.NONE, records(3)));
         long boundary = Files.size(first);
         append(first, MemoryRecords.withRecords(3, Compression.NONE, records(7)));
         append(log.resolve(KafkaRecordsWriter.name(10)), MemoryRecords.withRecords(10, Compression.NONE, records(5)));
-        HolesOnEveryVersionTest.truncate(first, boundary);
+        HolesOnEveryVersionTest.truncate(first, boundary + extra);
     }
 
     @BeforeEach
@@ -101,13 +106,7 @@ class CheckLogsTest {
 
     @Test
     void aTornTailIsKafkasToTruncateNotAHole() throws Exception {
-        Path log = Files.createDirectories(logDir.resolve("orders-3"));
-        Path first = log.resolve(KafkaRecordsWriter.name(0));
-        append(first, MemoryRecords.withRecords(0, Compression.NONE, records(3)));
-        long boundary = Files.size(first);
-        append(first, MemoryRecords.withRecords(3, Compression.NONE, records(7)));
-        append(log.resolve(KafkaRecordsWriter.name(10)), MemoryRecords.withRecords(10, Compression.NONE, records(5)));
-        HolesOnEveryVersionTest.truncate(first, boundary + 20);
+        cutLog("orders-3", 20);
         assertThat(run(logDir.toString())).isEqualTo(0);
         assertThat(out()).contains("not recovered yet: 00000000000000000000.log has 20 bytes after its last complete batch");
     }

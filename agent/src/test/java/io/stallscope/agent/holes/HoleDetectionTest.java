@@ -55,7 +55,8 @@ class HoleDetectionTest {
             Path logDir = Files.createDirectories(tmp.resolve(version));
             try (KafkaRecordsWriter kafka = KafkaRecordsWriter.withStorage(version)) {
                 Path cut = writeCutLog(kafka, logDir.resolve("orders-3"));
-                Path intact = writeLog(kafka, logDir.resolve("orders-4"));
+                writeLog(kafka, logDir.resolve("orders-4"));
+                Path intact = logDir.resolve("orders-4").resolve(KafkaRecordsWriter.name(0));
                 Path offsets = writeCutLog(kafka, logDir.resolve("__consumer_offsets-0"));
 
                 Object segment = open(kafka, cut.getParent(), 0);
@@ -199,22 +200,19 @@ class HoleDetectionTest {
 
     /** offsets 0-2 and 3-9 in the first segment, cut after 0-2; 10-14 in the second. Returns the first's file. */
     private static Path writeCutLog(KafkaRecordsWriter kafka, Path log) throws Exception {
+        Path first = log.resolve(KafkaRecordsWriter.name(0));
+        HolesOnEveryVersionTest.truncate(first, writeLog(kafka, log));
+        return first;
+    }
+
+    /** The same, not cut; returns where the first batch ends. */
+    private static long writeLog(KafkaRecordsWriter kafka, Path log) throws Exception {
         Files.createDirectories(log);
         Path first = log.resolve(KafkaRecordsWriter.name(0));
         long boundary = kafka.append(first, 0, 3);
         kafka.append(first, 3, 7);
         kafka.append(log.resolve(KafkaRecordsWriter.name(10)), 10, 5);
-        HolesOnEveryVersionTest.truncate(first, boundary);
-        return first;
-    }
-
-    private static Path writeLog(KafkaRecordsWriter kafka, Path log) throws Exception {
-        Files.createDirectories(log);
-        Path first = log.resolve(KafkaRecordsWriter.name(0));
-        kafka.append(first, 0, 3);
-        kafka.append(first, 3, 7);
-        kafka.append(log.resolve(KafkaRecordsWriter.name(10)), 10, 5);
-        return first;
+        return boundary;
     }
 
     /** Kafka's LogSegment.open(dir, baseOffset, LogConfig, Time, fileAlreadyExists, initFileSize, preallocate, suffix). */
