@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Segment files written and read by one Kafka version's own kafka-clients (FileRecords, MemoryRecords), loaded in a
@@ -26,7 +28,7 @@ final class KafkaRecordsWriter implements AutoCloseable {
     private final Object none;
     private final Class<?> simpleRecord;
 
-    private KafkaRecordsWriter(String version, boolean storage) throws Exception {
+    private KafkaRecordsWriter(String version, boolean storage, Map<String, byte[]> woven) throws Exception {
         Path jars = KafkaJars.root().resolve(version);
         List<URL> urls = new ArrayList<>();
         urls.add(jars.resolve("kafka-clients-" + version + ".jar").toUri().toURL());
@@ -38,7 +40,7 @@ final class KafkaRecordsWriter implements AutoCloseable {
             urls.add(jars.resolve("kafka-server-common-" + version + ".jar").toUri().toURL());
             urls.add(codeSource(com.yammer.metrics.core.MetricsRegistry.class));
         }
-        loader = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        loader = new WovenLoader(urls.toArray(new URL[0]), woven);
         String pkg = KafkaReleases.compare(version, "4.3") >= 0
             ? "org.apache.kafka.common.record.internal." : "org.apache.kafka.common.record.";
         fileRecords = loader.loadClass(pkg + "FileRecords");
@@ -61,12 +63,17 @@ final class KafkaRecordsWriter implements AutoCloseable {
     }
 
     static KafkaRecordsWriter of(String version) throws Exception {
-        return new KafkaRecordsWriter(version, false);
+        return new KafkaRecordsWriter(version, false, Collections.emptyMap());
     }
 
     /** With kafka-storage and server-common (3.7+: LogSegment, LogConfig) in the same class loader. */
     static KafkaRecordsWriter withStorage(String version) throws Exception {
-        return new KafkaRecordsWriter(version, true);
+        return new KafkaRecordsWriter(version, true, Collections.emptyMap());
+    }
+
+    /** With storage, and these classes (name to class file) defined from the bytes given: Kafka's, woven by the agent's advice. */
+    static KafkaRecordsWriter withStorage(String version, Map<String, byte[]> woven) throws Exception {
+        return new KafkaRecordsWriter(version, true, woven);
     }
 
     Class<?> kafkaClass(String name) throws ClassNotFoundException {
@@ -118,5 +125,33 @@ final class KafkaRecordsWriter implements AutoCloseable {
 
     static String name(long baseOffset) {
         return String.format("%020d.log", baseOffset);
+    }
+
+    /**
+     * The version's jars over the platform loader; the agent's own classes (what woven advice calls) from the test's
+     * class loader, as the system class loader serves them to a broker.
+     */
+    private static final class WovenLoader extends URLClassLoader {
+        private final Map<String, byte[]> woven;
+
+        WovenLoader(URL[] urls, Map<String, byte[]> woven) {
+            super(urls, ClassLoader.getPlatformClassLoader());
+            this.woven = woven;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("io.stallscope.")) {
+                return KafkaRecordsWriter.class.getClassLoader().loadClass(name);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null && woven.containsKey(name)) {
+                    byte[] bytes = woven.get(name);
+                    c = defineClass(name, bytes, 0, bytes.length);
+                }
+                return c != null ? c : super.loadClass(name, resolve);
+            }
+        }
     }
 }
