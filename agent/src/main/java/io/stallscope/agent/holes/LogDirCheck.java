@@ -63,8 +63,8 @@ public final class LogDirCheck {
             LogScan.SegmentAndEnd s = segments.get(i);
             if (s.end.tornTail()) {
                 notes.add(dir + ": not recovered yet: " + s.segment.file().getFileName() + " has " + (s.end.size()
-                    - s.end.validBytes()) + " bytes after its last complete batch; the broker's next start truncates it"
-                    + " there and deletes the later segments, so no later gap is judged");
+                    - s.end.validBytes()) + " bytes after its last complete batch; the broker's next recovery of it"
+                    + " truncates it there and deletes the later segments, so no later gap is judged");
                 return;
             }
             Hole hole = HoleRule.between(partition, logStart, s.segment, segments.get(i + 1).segment);

@@ -53,7 +53,7 @@ public final class SegmentEnd {
                 next = magic >= 2 ? offset + header.getInt(LAST_OFFSET_DELTA_AT) + 1 : offset + 1;
                 pos += LOG_OVERHEAD + length;
             }
-            return new SegmentEnd(next, pos, size, pos < size && !zeros(ch, pos, size));
+            return new SegmentEnd(next, pos, size, pos < size);
         }
     }
 
@@ -67,25 +67,6 @@ public final class SegmentEnd {
             total += n;
         }
         return total;
-    }
-
-    /** A preallocated segment (file.preallocate=true) ends in zeros, which Kafka takes as the end, not as damage. */
-    private static boolean zeros(FileChannel ch, long from, long to) throws IOException {
-        ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
-        for (long pos = from; pos < to; ) {
-            buf.clear();
-            int n = ch.read(buf, pos);
-            if (n <= 0) {
-                return true;
-            }
-            for (int i = 0; i < n; i++) {
-                if (buf.get(i) != 0) {
-                    return false;
-                }
-            }
-            pos += n;
-        }
-        return true;
     }
 
     /** The offset after the segment's last complete batch. */
@@ -102,7 +83,10 @@ public final class SegmentEnd {
         return size;
     }
 
-    /** Bytes past the last complete batch that are not zeros: a recovery Kafka has not run yet would truncate them. */
+    /**
+     * Bytes past the last complete batch (a torn batch, or zeros where XFS extended the file but the data never came):
+     * Kafka's recovery of this segment truncates them and, having truncated, deletes every later segment.
+     */
     public boolean tornTail() {
         return tornTail;
     }

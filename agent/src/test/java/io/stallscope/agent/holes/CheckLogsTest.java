@@ -111,6 +111,16 @@ class CheckLogsTest {
         assertThat(out()).contains("not recovered yet: 00000000000000000000.log has 20 bytes after its last complete batch");
     }
 
+    /** XFS may keep a file's new size without its data: zeros past the last batch, which Kafka's recovery truncates too. */
+    @Test
+    void aZeroedTailIsKafkasToTruncateToo() throws Exception {
+        cutLog("orders-3");
+        Path first = logDir.resolve("orders-3").resolve(KafkaRecordsWriter.name(0));
+        HolesOnEveryVersionTest.truncate(first, Files.size(first) + 4096);
+        assertThat(run(logDir.toString())).isEqualTo(0);
+        assertThat(out()).contains("not recovered yet: 00000000000000000000.log has 4096 bytes after its last complete batch");
+    }
+
     /** Aborted data and the control batches that end a transaction keep their offsets: no gap before the next segment. */
     @Test
     void transactionsAndTheirMarkersOccupyTheirOffsets() throws Exception {
