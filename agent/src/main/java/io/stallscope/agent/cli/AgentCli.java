@@ -14,17 +14,19 @@ import java.util.List;
 /**
  * {@code java -jar stallscope-agent.jar attach PID [key=value...] | detach PID}: loads the agent into
  * a running broker through the attach API (or tells it to remove itself) and prints the agent's own
- * answer, read back from the broker's system properties.
+ * answer, read back from the broker's system properties; {@code capture} and {@code check-logs} as their commands say.
  */
 public final class AgentCli {
     private static final String USAGE = String.join("\n",
         "usage: java -jar stallscope-agent.jar attach PID [key=value ...]",
         "       java -jar stallscope-agent.jar detach PID",
         io.stallscope.agent.capture.CaptureCommand.USAGE,
+        io.stallscope.agent.holes.CheckLogsCommand.USAGE,
         "       java -jar stallscope-agent.jar --version | help",
         "  attach  instrument a running broker now (options as for -javaagent, e.g. prometheus=9405)",
         "  detach  remove the instrumentation again; the broker keeps running",
         "  capture record the broker now for --duration into --out (default ./stallscope-TIME-ondemand.jfr)",
+        "  check-logs list the offsets a power cut left missing between segments (exit 3 if any; docs/kafka-power-cut-hole.md)",
         "As a -javaagent: -javaagent:stallscope-agent.jar=key=value,... (options: docs/reference.md)");
 
     private AgentCli() {
@@ -51,6 +53,9 @@ public final class AgentCli {
         if (command.equals("capture")) {
             String jar = agentJar();
             return jar == null ? 2 : io.stallscope.agent.capture.CaptureCommand.run(args.subList(1, args.size()), jar);
+        }
+        if (command.equals("check-logs")) {
+            return io.stallscope.agent.holes.CheckLogsCommand.run(args.subList(1, args.size()), System.out, System.err);
         }
         if (!command.equals("attach") && !command.equals("detach")) {
             System.err.println("stallscope: unknown command '" + command + "'\n" + USAGE);

@@ -48,6 +48,14 @@ public final class ReferenceTables {
         new String[] {"stallscope_log_dir_info", "gauge, always 1", "log_dir, fs_type, device",
             "a log dir and the file system it is on (from `/proc/self/mountinfo`): those of the broker's command line "
                 + "at start, others when an op first touches them"},
+        new String[] {"stallscope_log_holes", "gauge", "unit (`logs`, `offsets`)",
+            "with the hole detection on (every Kafka the catalog knows; the start-up line says so): logs found at "
+                + "recovery with offsets missing between two segments (a power-cut hole, "
+                + "[kafka-power-cut-hole.md](kafka-power-cut-hole.md)), and the offsets missing; 0 from the start"},
+        new String[] {"stallscope_log_hole_checks_total", "counter", "result",
+            "with the hole detection on: recovered segments checked, by result: `hole`, `no_gap`, `unverifiable` "
+                + "(compacted, internal topics, -future/-delete/-stray dirs), `truncated` (Kafka then deletes the later "
+                + "segments), `last_segment`, `error` (counted, the recovery goes on as Kafka runs it)"},
         new String[] {"stallscope_mitigation_events_total", "counter", "mitigation, event",
             "with `mitigate=` only: what each mitigation did; prefetch: `warmed` (fetches), `capped` (by "
                 + "`mitigate.prefetch.max.bytes` or `.max.fetch.bytes`), `timed_out` (`mitigate.prefetch.max.wait`), "
@@ -116,7 +124,9 @@ public final class ReferenceTables {
             .append("JFR: one event type per op, `stallscope.` + the op in CamelCase (e.g. `stallscope.RecordsAppend`), ")
             .append("with fields ").append(eventFields()).append("; and `stallscope.LogDir` ")
             .append("(fields logDir, fileSystem, device, mountPoint) for every known log dir at each chunk of a recording ")
-            .append("(period everyChunk) and once when a log dir is first learned.\n");
+            .append("(period everyChunk) and once when a log dir is first learned; `stallscope.LogHole` (fields partition, ")
+            .append("firstMissing, lastMissing, missing, segment, segmentBytes, nextSegment, nextSegmentBytes) for each ")
+            .append("power-cut hole found at recovery.\n");
         sb.append("\n").append(END).append("\n");
         return sb.toString();
     }

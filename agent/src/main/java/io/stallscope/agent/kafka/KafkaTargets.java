@@ -219,6 +219,22 @@ public final class KafkaTargets {
             .and(takesArgument(0, String.class)).and(takesArgument(2, java.io.IOException.class)))
         .build();
 
+    // ---- power-cut holes (holes): always on, read-only ----
+
+    /**
+     * The end of one segment's recovery, where the recovered segment's next offset can be set against the next
+     * segment's base: Log.recoverSegment(LogSegment, Option) in 2.8, the Scala companion LogLoader$.recoverSegment(
+     * LogSegment, LoadLogParams) in 3.0-3.2, LogLoader.recoverSegment(LogSegment) in 3.3-3.9 (kafka.log) and from 4.0
+     * (kafka-storage). Each returns the bytes it truncated; the log's config and log start offset are on the instance
+     * (2.8, 3.3+) or in the LoadLogParams (3.0-3.2). 2.8's recoverSegment$default$2() takes no segment.
+     */
+    public static final KafkaTarget SEGMENT_RECOVERED = KafkaTarget.named("holes.segment.recovered",
+            "LogLoader.recoverSegment(LogSegment,...)")
+        .in(LOG + "Log", LOG + "LogLoader$", LOG + "LogLoader", STORAGE + "LogLoader")
+        .shape(named("recoverSegment").and(not(isStatic())).and(takesArgument(0, nameEndsWith(".LogSegment")))
+            .and(returns(int.class)))
+        .build();
+
     // ---- stop/start breakdown (stopstart): where a broker's stop and start go ----
 
     /** The log manager's stop; 4.4 (Java) adds shutdown(), which calls shutdown(long): counted once. */
@@ -314,7 +330,7 @@ public final class KafkaTargets {
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND,
             FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
-            LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE));
+            LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED));
     }
 
     /** The stop/start breakdown's entries, in the order its catalog test lists them. */

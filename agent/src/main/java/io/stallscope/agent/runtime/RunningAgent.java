@@ -23,6 +23,7 @@ import io.stallscope.agent.report.OpMetrics;
 import io.stallscope.agent.report.OpRecorder;
 import io.stallscope.agent.report.PrometheusEndpoint;
 import io.stallscope.agent.stopstart.StopStartBreakdown;
+import io.stallscope.agent.holes.HoleDetection;
 import net.bytebuddy.pool.TypePool;
 
 import java.lang.instrument.Instrumentation;
@@ -44,6 +45,7 @@ final class RunningAgent {
     private final String startupLine;
     private KnownLogDirs logDirs;
     private StopStartBreakdown breakdown = StopStartBreakdown.off();
+    private HoleDetection holes;
 
     private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
                          BrokerLog log, String startupLine, StallCapture capture) {
@@ -116,6 +118,12 @@ final class RunningAgent {
                 problems.add("stop/start breakdown not started (" + t + ")");
             }
         }
+        HoleDetection holes = null;
+        try {
+            holes = HoleDetection.install(inst, resolver, registry, log, jfr);
+        } catch (Throwable t) {
+            problems.add("hole detection not started (" + t + ")");
+        }
 
         AgentInfo.register(registry, Environment.agentVersion(), Environment.kafkaVersion(), Environment.jdkVersion(),
             how, instrumented(plans) + "/" + plans.size(), mitigationsAsked(options), capture != null,
@@ -148,6 +156,9 @@ final class RunningAgent {
         services.add("controller listeners " + roles.controllerListeners());
         services.add(mitigations.summary());
         services.add(breakdown.summary());
+        if (holes != null) {
+            services.add(holes.summary());
+        }
         services.add(capture == null ? "profile off" : capture.summary());
         if (logDirs != null) {
             services.add(logDirs.describe());
@@ -160,6 +171,7 @@ final class RunningAgent {
         RunningAgent agent = new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
         agent.logDirs = logDirs;
         agent.breakdown = breakdown;
+        agent.holes = holes;
         return agent;
     }
 
@@ -200,6 +212,9 @@ final class RunningAgent {
     String stop() {
         mitigations.stop();
         breakdown.stop();
+        if (holes != null) {
+            holes.stop();
+        }
         Hooks.install(null);
         if (capture != null) {
             capture.stop();

@@ -316,6 +316,24 @@ class BundleIT {
         assertThat(version.output().strip()).isEqualTo("stallscope-agent " + NAME.substring("stallscope-".length()));
     }
 
+    /** check-logs through the launcher: a log dir with no hole is status 0, a missing dir and a bad option one line each. */
+    @Test
+    void checkLogsRunsThroughTheLauncher() throws Exception {
+        String command = home.resolve("bin/stallscope-agent").toString();
+        Map<String, String> env = Map.of("PATH", JAVA_BIN.toString());
+        Path logDir = Files.createDirectories(work.resolve("check-logs-dir").resolve("orders-3"));
+        Files.write(logDir.resolve("00000000000000000000.log"), new byte[0]);
+        Result clean = run(List.of(command, "check-logs", logDir.getParent().toString()), env, work);
+        assertThat(clean.exitCode()).as(clean.output()).isZero();
+        assertThat(clean.output()).startsWith("0 hole(s) in 1 log(s).");
+        Result missing = run(List.of(command, "check-logs", work.resolve("no-such-dir").toString()), env, work);
+        assertThat(missing.exitCode()).as(missing.output()).isEqualTo(1);
+        assertThat(missing.output()).startsWith("stallscope: check-logs: cannot read ").doesNotContain("Exception");
+        Result usage = run(List.of(command, "check-logs", "--bogus"), env, work);
+        assertThat(usage.exitCode()).as(usage.output()).isEqualTo(2);
+        assertThat(usage.output().strip()).isEqualTo("stallscope: check-logs: unknown option '--bogus'");
+    }
+
     /** A JDK Flight Recorder file of this JVM with one thread blocked 300 ms on a monitor another one holds. */
     private static Path contendedRecording(Path file) throws Exception {
         Object lock = new Object();

@@ -1,0 +1,62 @@
+package io.stallscope.agent.holes;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * At the end of each segment's recovery: the recovered segment's next offset (Kafka's own readNextOffset) against the
+ * next segment's base, judged by {@link HoleRule}. Read-only: it lists the partition directory and reads the log dir's
+ * checkpoint files, nothing else. A segment Kafka truncated is not judged: Kafka then deletes the later segments.
+ */
+final class HoleDetector {
+    private final HoleReport report;
+    /** Logs whose hole was said, and the holes counted (a segment may be recovered twice in one start). */
+    private final Set<Path> reported = ConcurrentHashMap.newKeySet();
+    private final Set<Path> counted = ConcurrentHashMap.newKeySet();
+
+    HoleDetector(HoleReport report) {
+        this.report = report;
+    }
+
+    void recovered(Object self, Object kafkaSegment, Object arg1, int truncatedBytes)
+        throws ReflectiveOperationException, IOException {
+        if (truncatedBytes > 0) {
+            report.checked("truncated");
+            return;
+        }
+        File file = RecoveredLog.file(kafkaSegment);
+        Path dir = file.toPath().toAbsolutePath().getParent();
+        long base = RecoveredLog.baseOffset(kafkaSegment);
+        Segment next = LogScan.nextAfter(dir, base);
+        if (next == null) {
+            report.checked("last_segment");
+            return;
+        }
+        Segment segment = new Segment(file.toPath(), base, RecoveredLog.nextOffset(kafkaSegment), Files.size(file.toPath()));
+        String dirName = dir.getFileName().toString();
+        String partition = PartitionDirs.partitionOf(dirName);
+        Object holder = RecoveredLog.holder(self, arg1);
+        LogDirFacts facts = LogDirFacts.read(dir.getParent());
+        boolean compacted = (holder != null && Boolean.TRUE.equals(RecoveredLog.compacted(holder))) || facts.cleaned(partition);
+        long logStart = holder == null ? -1 : RecoveredLog.logStartOffset(holder);
+        if (logStart < 0) {
+            logStart = facts.logStart(partition);
+        }
+        Hole hole = HoleRule.between(partition, logStart, segment, next);
+        if (hole == null) {
+            report.checked("no_gap");
+        } else if (HoleRule.unverifiable(dirName, compacted) != null) {
+            report.checked("unverifiable");
+        } else {
+            report.hole(hole, counted.add(segment.file()), reported.add(dir));
+        }
+    }
+
+    void failed(Throwable t) {
+        report.failed(t);
+    }
+}

@@ -1,0 +1,157 @@
+package io.stallscope.agent.holes;
+
+import io.stallscope.agent.kafka.KafkaJars;
+import io.stallscope.agent.kafka.KafkaReleases;
+
+import java.io.File;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Segment files written and read by one Kafka version's own kafka-clients (FileRecords, MemoryRecords), loaded in a
+ * class loader of their own from target/kafka-jars/VERSION (records.internal from 4.3), so the test's kafka-clients
+ * answers for none of them.
+ */
+final class KafkaRecordsWriter implements AutoCloseable {
+    private final URLClassLoader loader;
+    private final Class<?> fileRecords;
+    private final Method withRecords;
+    private final Object none;
+    private final Class<?> simpleRecord;
+
+    private KafkaRecordsWriter(String version, boolean storage, Map<String, byte[]> woven) throws Exception {
+        Path jars = KafkaJars.root().resolve(version);
+        List<URL> urls = new ArrayList<>();
+        urls.add(jars.resolve("kafka-clients-" + version + ".jar").toUri().toURL());
+        // kafka-clients logs through slf4j (Utils): the test's slf4j-api and binding, nothing else of its class path
+        urls.add(codeSource(org.slf4j.Logger.class));
+        urls.add(codeSource(org.slf4j.LoggerFactory.getILoggerFactory().getClass()));
+        if (storage) {
+            urls.add(jars.resolve("kafka-storage-" + version + ".jar").toUri().toURL());
+            urls.add(jars.resolve("kafka-server-common-" + version + ".jar").toUri().toURL());
+            urls.add(codeSource(com.yammer.metrics.core.MetricsRegistry.class));
+        }
+        loader = new WovenLoader(urls.toArray(new URL[0]), woven);
+        String pkg = KafkaReleases.compare(version, "4.3") >= 0
+            ? "org.apache.kafka.common.record.internal." : "org.apache.kafka.common.record.";
+        fileRecords = loader.loadClass(pkg + "FileRecords");
+        simpleRecord = loader.loadClass(pkg + "SimpleRecord");
+        Method found = null;
+        for (Method m : loader.loadClass(pkg + "MemoryRecords").getMethods()) {
+            Class<?>[] p = m.getParameterTypes();
+            if (m.getName().equals("withRecords") && p.length == 3 && p[0] == long.class && p[2].isArray()) {
+                found = m;
+            }
+        }
+        withRecords = found;
+        Class<?> compression = found.getParameterTypes()[1];
+        none = compression.isEnum() ? enumNone(compression) : compression.getField("NONE").get(null);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object enumNone(Class<?> type) {
+        return Enum.valueOf((Class) type, "NONE");
+    }
+
+    static KafkaRecordsWriter of(String version) throws Exception {
+        return new KafkaRecordsWriter(version, false, Collections.emptyMap());
+    }
+
+    /** With kafka-storage and server-common (3.7+: LogSegment, LogConfig) in the same class loader. */
+    static KafkaRecordsWriter withStorage(String version) throws Exception {
+        return new KafkaRecordsWriter(version, true, Collections.emptyMap());
+    }
+
+    /** With storage, and these classes (name to class file) defined from the bytes given: Kafka's, woven by the agent's advice. */
+    static KafkaRecordsWriter withStorage(String version, Map<String, byte[]> woven) throws Exception {
+        return new KafkaRecordsWriter(version, true, woven);
+    }
+
+    Class<?> kafkaClass(String name) throws ClassNotFoundException {
+        return loader.loadClass(name);
+    }
+
+    private static URL codeSource(Class<?> type) {
+        return type.getProtectionDomain().getCodeSource().getLocation();
+    }
+
+    /** Appends one batch of count records, offsets from baseOffset; returns the file's size after it. */
+    long append(Path segment, long baseOffset, int count) throws Exception {
+        Object records = Array.newInstance(simpleRecord, count);
+        for (int i = 0; i < count; i++) {
+            byte[] value = ("record " + (baseOffset + i)).getBytes(StandardCharsets.UTF_8);
+            Array.set(records, i, simpleRecord.getConstructor(byte[].class, byte[].class).newInstance(null, value));
+        }
+        Object memory = withRecords.invoke(null, baseOffset, none, records);
+        Object file = fileRecords.getMethod("open", File.class).invoke(null, segment.toFile());
+        try {
+            fileRecords.getMethod("append", memory.getClass()).invoke(file, memory);
+            fileRecords.getMethod("flush").invoke(file);
+        } finally {
+            fileRecords.getMethod("close").invoke(file);
+        }
+        return Files.size(segment);
+    }
+
+    /** Kafka's own reading of the segment: every batch's next offset, in order. */
+    List<Long> nextOffsets(Path segment) throws Exception {
+        Object file = fileRecords.getMethod("open", File.class).invoke(null, segment.toFile());
+        List<Long> out = new ArrayList<>();
+        try {
+            for (Object batch : (Iterable<?>) fileRecords.getMethod("batches").invoke(file)) {
+                Method next = batch.getClass().getMethod("nextOffset");
+                next.setAccessible(true);
+                out.add((Long) next.invoke(batch));
+            }
+        } finally {
+            fileRecords.getMethod("close").invoke(file);
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws Exception {
+        loader.close();
+    }
+
+    static String name(long baseOffset) {
+        return String.format("%020d.log", baseOffset);
+    }
+
+    /**
+     * The version's jars over the platform loader; the agent's own classes (what woven advice calls) from the test's
+     * class loader, as the system class loader serves them to a broker.
+     */
+    private static final class WovenLoader extends URLClassLoader {
+        private final Map<String, byte[]> woven;
+
+        WovenLoader(URL[] urls, Map<String, byte[]> woven) {
+            super(urls, ClassLoader.getPlatformClassLoader());
+            this.woven = woven;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("io.stallscope.")) {
+                return KafkaRecordsWriter.class.getClassLoader().loadClass(name);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null && woven.containsKey(name)) {
+                    byte[] bytes = woven.get(name);
+                    c = defineClass(name, bytes, 0, bytes.length);
+                }
+                return c != null ? c : super.loadClass(name, resolve);
+            }
+        }
+    }
+}
