@@ -58,6 +58,13 @@ public final class ReferenceTables {
                 + "`io_error`, `not_found_kept` (not found, not proven deleted: stays pending), "
                 + "`inline_max_pending`, `inline_detached`; "
                 + "`error` in any"},
+        new String[] {"stallscope_safepoint_sync_seconds", "histogram, buckets 10 us to 10 s", "operation",
+            "time to safepoint, from the JVM asking every thread to stop to the last one stopping, by the VM operation "
+                + "it ran (`G1CollectFull`, `Deoptimize`, `ThreadDump`, ...): every other thread of the broker waited "
+                + "that long. `safepoint.timing=true` (the default) on Java 14+; a series per operation from its first "
+                + "safepoint"},
+        new String[] {"stallscope_safepoint_sync_seconds_max", "gauge", "operation",
+            "longest time to safepoint in the last few minutes"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
             + "into the page cache"},
         new String[] {"stallscope_prefetch_seconds_total", "counter", "", "with `mitigate=prefetch` only: request "
@@ -79,7 +86,9 @@ public final class ReferenceTables {
         sb.append("| option | default | what it does |\n|---|---|---|\n");
         List<String> perOp = new ArrayList<>();
         for (OptionSpec spec : Options.ALL) {
-            if (spec.key().startsWith(Options.SLOW_THRESHOLD + ".") || spec.key().startsWith(Options.JFR_THRESHOLD + ".")) {
+            boolean ownRow = spec.key().equals(Options.SLOW_THRESHOLD_SAFEPOINT_SYNC);
+            if (!ownRow && (spec.key().startsWith(Options.SLOW_THRESHOLD + ".")
+                || spec.key().startsWith(Options.JFR_THRESHOLD + "."))) {
                 perOp.add(spec.key());
                 continue;
             }
@@ -116,7 +125,9 @@ public final class ReferenceTables {
             .append("JFR: one event type per op, `stallscope.` + the op in CamelCase (e.g. `stallscope.RecordsAppend`), ")
             .append("with fields ").append(eventFields()).append("; and `stallscope.LogDir` ")
             .append("(fields logDir, fileSystem, device, mountPoint) for every known log dir at each chunk of a recording ")
-            .append("(period everyChunk) and once when a log dir is first learned.\n");
+            .append("(period everyChunk) and once when a log dir is first learned; `stallscope.SafepointSync` ")
+            .append("(fields safepointId, operation, syncStart, syncTime, runningAtStart, threads) for each safepoint ")
+            .append("whose synchronization took `slow.threshold.safepoint_sync` or more, written about a second later.\n");
         sb.append("\n").append(END).append("\n");
         return sb.toString();
     }

@@ -44,6 +44,7 @@ final class RunningAgent {
     private final String startupLine;
     private KnownLogDirs logDirs;
     private StopStartBreakdown breakdown = StopStartBreakdown.off();
+    private SafepointReporting safepoints = SafepointReporting.off("off");
 
     private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
                          BrokerLog log, String startupLine, StallCapture capture) {
@@ -108,6 +109,7 @@ final class RunningAgent {
         instrumenter.install(plans);
         Mitigations mitigations = Mitigations.install(options, inst, resolver,
             new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
+        SafepointReporting safepoints = SafepointReporting.start(registry, options, jfr, log, problems);
         StopStartBreakdown breakdown = StopStartBreakdown.off();
         if (options.stopStartBreakdown()) {
             try {
@@ -148,6 +150,7 @@ final class RunningAgent {
         services.add("controller listeners " + roles.controllerListeners());
         services.add(mitigations.summary());
         services.add(breakdown.summary());
+        services.add(safepoints.summary());
         services.add(capture == null ? "profile off" : capture.summary());
         if (logDirs != null) {
             services.add(logDirs.describe());
@@ -160,6 +163,7 @@ final class RunningAgent {
         RunningAgent agent = new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
         agent.logDirs = logDirs;
         agent.breakdown = breakdown;
+        agent.safepoints = safepoints;
         return agent;
     }
 
@@ -200,6 +204,7 @@ final class RunningAgent {
     String stop() {
         mitigations.stop();
         breakdown.stop();
+        safepoints.stop();
         Hooks.install(null);
         if (capture != null) {
             capture.stop();
