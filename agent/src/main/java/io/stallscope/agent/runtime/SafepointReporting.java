@@ -2,13 +2,9 @@ package io.stallscope.agent.runtime;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stallscope.agent.config.AgentOptions;
-import io.stallscope.agent.logdir.LogDirEvent;
 import io.stallscope.agent.logging.BrokerLog;
-import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.safepoint.SafepointTiming;
-import io.stallscope.agent.stopstart.StopStartEvent;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -38,7 +34,7 @@ final class SafepointReporting {
         }
         try {
             SafepointTiming timing = SafepointTiming.start(registry, options.safepointSlowThresholdNanos(), jfr,
-                log::warn, options.slowLogPerMinute(), agentEvents());
+                log::warn, options.slowLogPerMinute());
             return new SafepointReporting(timing, timing.summary());
         } catch (UnsupportedOperationException e) {
             return off("off: " + e.getMessage());
@@ -46,17 +42,6 @@ final class SafepointReporting {
             problems.add("safepoint timing not started (" + t + ")");
             return off("off");
         }
-    }
-
-    /** The agent's own JFR events: the timing's stream must not switch them on (see SafepointStream). */
-    private static List<String> agentEvents() {
-        List<String> names = new ArrayList<>();
-        for (OpKind kind : OpKind.values()) {
-            names.add(kind.eventName());
-        }
-        names.add(LogDirEvent.NAME);
-        names.add(StopStartEvent.NAME);
-        return names;
     }
 
     String summary() {

@@ -1,16 +1,10 @@
 package io.stallscope.agent.safepoint;
 
 import jdk.jfr.EventSettings;
-import jdk.jfr.EventType;
-import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordedEvent;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Collection;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -32,13 +26,9 @@ final class SafepointStream implements AutoCloseable {
     /**
      * Starts a stream that hands each safepoint event to {@code handler} on the stream's own thread.
      *
-     * @param othersOff names of events the stream must not switch on, besides those registered now: the agent's own,
-     *                  whose classes may load later
-     *
      * @throws UnsupportedOperationException on a JVM without event streaming (before Java 14)
      */
-    static SafepointStream start(Consumer<RecordedEvent> handler, Collection<String> othersOff)
-        throws ReflectiveOperationException {
+    static SafepointStream start(Consumer<RecordedEvent> handler) throws ReflectiveOperationException {
         Class<?> type;
         try {
             type = Class.forName("jdk.jfr.consumer.RecordingStream");
@@ -54,21 +44,13 @@ final class SafepointStream implements AutoCloseable {
                 ((EventSettings) enable.invoke(stream, name)).withThreshold(Duration.ZERO).withoutStackTrace();
                 onEvent.invoke(stream, name, handler);
             }
-            // A recording enables every event that declares no setting in it, and an event class is enabled by
-            // default: without this the stream would switch on the agent's own op events (and any application's) for
-            // as long as the broker runs, committing each op to JFR's buffers where today only a recording someone
-            // started does. Disabled here by name, which also holds for a type registered after the stream started.
-            Method disable = type.getMethod("disable", String.class);
-            Set<String> off = new HashSet<>(othersOff);
-            for (EventType t : FlightRecorder.getFlightRecorder().getEventTypes()) {
-                off.add(t.getName());
-            }
-            off.removeAll(Arrays.asList(BEGIN, SYNC, OPERATION));
-            for (String name : off) {
-                disable.invoke(stream, name);
-            }
-            // the stream keeps only what it has not handed on yet: no repository grows on disk
+            // Nothing else is named here, on purpose: a setting this stream gave any other event would replace the
+            // default (on) that a recording without a setting for it, e.g. one from default.jfc, gives the agent's
+            // op events, and they would vanish from the operator's recordings. So while the stream runs, the
+            // agent's op events (ops past jfr.threshold) are committed as if a recording were running.
+            // the stream keeps only what it has not handed on yet: its repository on disk stays small
             type.getMethod("setMaxAge", Duration.class).invoke(stream, Duration.ofSeconds(10));
+            type.getMethod("setMaxSize", long.class).invoke(stream, 16L << 20);
             type.getMethod("startAsync").invoke(stream);
         } catch (ReflectiveOperationException | RuntimeException e) {
             closeQuietly(stream);

@@ -4,9 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jdk.jfr.consumer.RecordedEvent;
 
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -34,12 +31,10 @@ public final class SafepointTiming implements AutoCloseable {
     /**
      * @param thresholdNanos a sync at least this long gets a line and an event
      * @param jfrEvents      whether to write stallscope.SafepointSync events (jfr=true)
-     * @param agentEvents    the agent's JFR event names, which the timing's own stream must leave off
      * @throws UnsupportedOperationException before Java 14, with the reason
      */
     public static SafepointTiming start(MeterRegistry registry, long thresholdNanos, boolean jfrEvents,
-                                        Consumer<String> warn, int perMinute, Collection<String> agentEvents)
-        throws ReflectiveOperationException {
+                                        Consumer<String> warn, int perMinute) throws ReflectiveOperationException {
         SafepointMetrics metrics = new SafepointMetrics(registry);
         SafepointLines lines = new SafepointLines(warn, perMinute);
         // JFR records nothing committed on a stream's own thread, and the line's append may wait for a slow disk:
@@ -61,11 +56,9 @@ public final class SafepointTiming implements AutoCloseable {
                 });
             }
         });
-        List<String> off = new ArrayList<>(agentEvents);
-        off.add(SafepointSyncEvent.NAME);
         SafepointStream stream;
         try {
-            stream = SafepointStream.start(handler(join), off);
+            stream = SafepointStream.start(handler(join));
         } catch (ReflectiveOperationException | RuntimeException | Error e) {
             slowPath.shutdownNow();
             throw e;
