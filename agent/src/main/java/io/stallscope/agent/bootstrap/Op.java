@@ -20,7 +20,9 @@ public final class Op {
     public static final int TLS_TRANSFER = 10;
     /** Log/UnifiedLog.append as a whole: its own time, outside the ops inside it, is the wait for the log's lock. */
     public static final int LOG_APPEND = 11;
-    public static final int COUNT = 12;
+    /** OffsetIndex/TimeIndex.lookup: a page fault in the mapped index holds every safepoint of the JVM up. */
+    public static final int INDEX_LOOKUP = 12;
+    public static final int COUNT = 13;
 
     private Op() {
     }

@@ -203,6 +203,15 @@ public final class AgentOptions {
         return (Long) (values.containsKey(perOp) ? values.get(perOp) : get(Options.SLOW_THRESHOLD));
     }
 
+    public boolean safepointTiming() {
+        return (Boolean) get(Options.SAFEPOINT_TIMING);
+    }
+
+    public long safepointSlowThresholdNanos() {
+        return (Long) (values.containsKey(Options.SLOW_THRESHOLD_SAFEPOINT_SYNC)
+            ? values.get(Options.SLOW_THRESHOLD_SAFEPOINT_SYNC) : get(Options.SLOW_THRESHOLD));
+    }
+
     public int slowLogPerMinute() {
         return (Integer) get(Options.SLOW_LOG_PER_MINUTE);
     }

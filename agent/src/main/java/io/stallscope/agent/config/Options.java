@@ -34,6 +34,9 @@ public final class Options {
     public static final String MITIGATE_PREFETCH_AHEAD_BYTES = "mitigate.prefetch.ahead.bytes";
     public static final String STOP_START_BREAKDOWN = "stop.start.breakdown";
     public static final String STOP_PROGRESS = "stop.progress";
+    public static final String SAFEPOINT_TIMING = "safepoint.timing";
+    /** Not an op's: a safepoint is the JVM's, timed from its own events (safepoint.timing). */
+    public static final String SLOW_THRESHOLD_SAFEPOINT_SYNC = "slow.threshold.safepoint_sync";
     public static final String PROFILE = "profile";
     public static final String PROFILE_DIR = "profile.dir";
     public static final String PROFILE_TRIGGER = "profile.trigger";
@@ -127,6 +130,13 @@ public final class Options {
         all.add(new OptionSpec(STOP_PROGRESS, "30s",
             "While a stop is slow, a progress line this often: logs closed, left, and the one closing now"
                 + " (up to 1h, 0 = none).", v -> BoundedValues.durationIn(v, 0, 3_600_000_000_000L)));
+        all.add(new OptionSpec(SAFEPOINT_TIMING, "true",
+            "Time every safepoint's synchronization (Java 14+, from the JVM's own JFR events, in process) as"
+                + " stallscope_safepoint_sync_seconds per VM operation, with a slow line from"
+                + " slow.threshold.safepoint_sync: every thread of the broker waits that long. See docs/safepoints.md.",
+            Values::bool));
+        all.add(new OptionSpec(SLOW_THRESHOLD_SAFEPOINT_SYNC, "slow.threshold",
+            "Slow-line threshold for a safepoint's synchronization (time to safepoint).", Values::duration));
         all.add(new OptionSpec(PROFILE, "off",
             "Record continuously (wall-clock, per thread) and keep the seconds around each op slower than"
                 + " profile.trigger as one JFR file in profile.dir. See Capturing a stall.", Values::bool));

@@ -25,7 +25,7 @@ public final class ReferenceTables {
         new String[] {"stallscope_agent_info", "gauge, always 1",
             "version, kafka, jdk, mode, points, mitigations, profile, topic_labels",
             "the agent is active: its version, the broker's Kafka and JDK, premain or attach, points instrumented "
-                + "(`11/12`), mitigations asked for (`none` or a list)"},
+                + "(`12/13`), mitigations asked for (`none` or a list)"},
         new String[] {"stallscope_op_seconds", "histogram, buckets 10 us to 10 s", "op, role", "time spent in the op"},
         new String[] {"stallscope_op_seconds_max", "gauge", "op, role", "longest op in the last few minutes"},
         new String[] {"stallscope_op_topic_seconds", "histogram", "op, role, topic, partition",
@@ -66,6 +66,13 @@ public final class ReferenceTables {
                 + "`io_error`, `not_found_kept` (not found, not proven deleted: stays pending), "
                 + "`inline_max_pending`, `inline_detached`; "
                 + "`error` in any"},
+        new String[] {"stallscope_safepoint_sync_seconds", "histogram, buckets 10 us to 10 s", "operation",
+            "time to safepoint, from the JVM asking every thread to stop to the last one stopping, by the VM operation "
+                + "it ran (`G1CollectFull`, `Deoptimize`, `ThreadDump`, ...): every other thread of the broker waited "
+                + "that long. `safepoint.timing=true` (the default) on Java 14+; a series per operation from its first "
+                + "safepoint"},
+        new String[] {"stallscope_safepoint_sync_seconds_max", "gauge", "operation",
+            "longest time to safepoint in the last few minutes"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
             + "into the page cache"},
         new String[] {"stallscope_prefetch_seconds_total", "counter", "", "with `mitigate=prefetch` only: request "
@@ -87,7 +94,9 @@ public final class ReferenceTables {
         sb.append("| option | default | what it does |\n|---|---|---|\n");
         List<String> perOp = new ArrayList<>();
         for (OptionSpec spec : Options.ALL) {
-            if (spec.key().startsWith(Options.SLOW_THRESHOLD + ".") || spec.key().startsWith(Options.JFR_THRESHOLD + ".")) {
+            boolean ownRow = spec.key().equals(Options.SLOW_THRESHOLD_SAFEPOINT_SYNC);
+            if (!ownRow && (spec.key().startsWith(Options.SLOW_THRESHOLD + ".")
+                || spec.key().startsWith(Options.JFR_THRESHOLD + "."))) {
                 perOp.add(spec.key());
                 continue;
             }
@@ -126,7 +135,9 @@ public final class ReferenceTables {
             .append("(fields logDir, fileSystem, device, mountPoint) for every known log dir at each chunk of a recording ")
             .append("(period everyChunk) and once when a log dir is first learned; `stallscope.LogHole` (fields partition, ")
             .append("firstMissing, lastMissing, missing, segment, segmentBytes, nextSegment, nextSegmentBytes) for each ")
-            .append("power-cut hole found at recovery.\n");
+            .append("power-cut hole found at recovery; `stallscope.SafepointSync` ")
+            .append("(fields safepointId, operation, syncStart, syncTime, runningAtStart, threads) for each safepoint ")
+            .append("whose synchronization took `slow.threshold.safepoint_sync` or more, written about a second later.\n");
         sb.append("\n").append(END).append("\n");
         return sb.toString();
     }

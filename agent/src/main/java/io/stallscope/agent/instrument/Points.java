@@ -22,6 +22,7 @@ public final class Points {
             new SegmentInactivePoint(),
             new SegmentReadPoint(),
             new TlsTransferPoint(),
-            new LogAppendPoint()));
+            new LogAppendPoint(),
+            new IndexLookupPoint()));
     }
 }

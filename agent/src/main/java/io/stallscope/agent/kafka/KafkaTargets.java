@@ -59,6 +59,15 @@ public final class KafkaTargets {
         .shape(named("resize").and(takesArguments(int.class)).and(returns(boolean.class)))
         .build();
 
+    /**
+     * OffsetIndex.lookup(long) and TimeIndex.lookup(long), in every version: where a fetch or a ListOffsets reads a
+     * memory-mapped index. Neither calls the other; the lambdas 3.5+ wrap them in are not matched.
+     */
+    public static final KafkaTarget INDEX_LOOKUP = KafkaTarget.named("index.lookup", "OffsetIndex/TimeIndex.lookup(long)")
+        .in(LOG + "OffsetIndex", LOG + "TimeIndex", STORAGE + "OffsetIndex", STORAGE + "TimeIndex")
+        .shape(named("lookup").and(takesArguments(long.class)))
+        .build();
+
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
     public static final KafkaTarget FILE_CHANNEL_TRANSFER_TO = KafkaTarget.named("jdk.transferTo",
             "FileChannelImpl.transferTo(long,long,WritableByteChannel)")
@@ -328,7 +337,7 @@ public final class KafkaTargets {
     public static List<KafkaTarget> all() {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
-            SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND,
+            SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
             FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED));
     }

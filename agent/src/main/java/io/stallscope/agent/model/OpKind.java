@@ -61,7 +61,12 @@ public enum OpKind {
         "Log/UnifiedLog.append: a whole append under the log's lock; its time outside the ops inside it is mostly"
             + " the wait for that lock",
         // produce on handlers, follower appends on fetchers, the KRaft metadata log on its raft thread
-        ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.CONTROLLER);
+        ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER, ThreadRole.CONTROLLER),
+    INDEX_LOOKUP("index_lookup", "IndexLookup", "Index Lookup",
+        "OffsetIndex/TimeIndex.lookup: a binary search of a memory-mapped index; a page fault there (a cold index on a"
+            + " slow disk) holds every safepoint, and so every thread of the broker, up",
+        // fetches and ListOffsets on handlers; other roles (a purgatory's reaper) get their series when they occur
+        ThreadRole.REQUEST_HANDLER);
 
     /** The JFR event types' common prefix, e.g. stallscope.RecordsAppend. */
     public static final String EVENT_PREFIX = "stallscope.";

@@ -46,6 +46,7 @@ final class RunningAgent {
     private KnownLogDirs logDirs;
     private StopStartBreakdown breakdown = StopStartBreakdown.off();
     private HoleDetection holes;
+    private SafepointReporting safepoints = SafepointReporting.off("off");
 
     private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
                          BrokerLog log, String startupLine, StallCapture capture) {
@@ -110,6 +111,7 @@ final class RunningAgent {
         instrumenter.install(plans);
         Mitigations mitigations = Mitigations.install(options, inst, resolver,
             new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
+        SafepointReporting safepoints = SafepointReporting.start(registry, options, jfr, log, problems);
         StopStartBreakdown breakdown = StopStartBreakdown.off();
         if (options.stopStartBreakdown()) {
             try {
@@ -159,6 +161,7 @@ final class RunningAgent {
         if (holes != null) {
             services.add(holes.summary());
         }
+        services.add(safepoints.summary());
         services.add(capture == null ? "profile off" : capture.summary());
         if (logDirs != null) {
             services.add(logDirs.describe());
@@ -172,6 +175,7 @@ final class RunningAgent {
         agent.logDirs = logDirs;
         agent.breakdown = breakdown;
         agent.holes = holes;
+        agent.safepoints = safepoints;
         return agent;
     }
 
@@ -215,6 +219,7 @@ final class RunningAgent {
         if (holes != null) {
             holes.stop();
         }
+        safepoints.stop();
         Hooks.install(null);
         if (capture != null) {
             capture.stop();

@@ -75,6 +75,7 @@ class AgentInProcessTest {
             // no broker classes in a kafka-clients-only JVM: skipped, with the reason
             // the test JVM's command line names no server.properties
             .contains("log dirs: not known yet (learned from the first op)")
+            .contains("safepoint timing, slow from 10000.0 ms")
             // Kafka 3.9.1 (kafka-clients) should have LogSegment: a mismatch, said as one
             .contains("segment_flush (not as the catalog expects: no class of [kafka.log.LogSegment, "
                 + "org.apache.kafka.storage.internals.log.LogSegment] on the class path)")
@@ -140,14 +141,21 @@ class AgentInProcessTest {
             assertThat(transfers.get(0).getString("path")).isEqualTo(segment.toString());
         }
 
+        // time to safepoint is served from the JVM's first safepoint on: make some, as a broker's collector would
         String metrics = scrape();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!metrics.contains("\nstallscope_safepoint_sync_seconds_count{operation=") && System.nanoTime() < deadline) {
+            System.gc();
+            java.util.concurrent.TimeUnit.MILLISECONDS.sleep(200);
+            metrics = scrape();
+        }
         assertThat(count(metrics, "records_append", "request_handler")).isEqualTo(APPENDS);
         assertThat(count(metrics, "transfer_to", "network")).isEqualTo(1);
         assertThat(metrics).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"0.00001\"}")
             .contains("le=\"10.0\"").doesNotContainPattern("le=\"[^\"]*E");
         // the test's classpath has Kafka's storage jars but no broker: the points it finds, no mitigations asked
         assertThat(metrics).containsPattern("stallscope_agent_info\\{jdk=\"[^\"]+\",kafka=\"[^\"]+\","
-            + "mitigations=\"none\",mode=\"attach\",points=\"\\d+/12\",profile=\"off\",topic_labels=\"false\","
+            + "mitigations=\"none\",mode=\"attach\",points=\"\\d+/13\",profile=\"off\",topic_labels=\"false\","
             + "version=\"[^\"]+\"} 1(\\.0)?\n");
         for (String[] row : io.stallscope.agent.docs.ReferenceTables.METRICS) {
             if (row[3].startsWith("with ")) {

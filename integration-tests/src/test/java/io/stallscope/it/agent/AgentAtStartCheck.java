@@ -56,6 +56,7 @@ final class AgentAtStartCheck {
         ops.put("transfer_to", "network");
         ops.put("tls_transfer", "network");
         ops.put("log_append", "request_handler"); // the append under the log's lock, around records_append
+        ops.put("index_lookup", "request_handler"); // a fetch translating its offset in the offset index
         if (v.isAtLeast(3, 7, 0)) {
             ops.put("snapshot_flush", "scheduler"); // KAFKA-15046 moved the snapshot fsync to the flush-log job
         }
@@ -99,9 +100,9 @@ final class AgentAtStartCheck {
             assertThat(metrics.text()).contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"0.00001\"}")
                 .contains("stallscope_op_seconds_bucket{op=\"records_append\",role=\"request_handler\",le=\"10.0\"}");
 
-            int instrumented = version.isAtLeast(3, 7, 0) ? 12 : 11;
+            int instrumented = version.isAtLeast(3, 7, 0) ? 13 : 12;
             assertThat(metrics.sum("stallscope_agent_info", Map.of("kafka", version.toString(), "mode", "premain",
-                "points", instrumented + "/12", "mitigations", "none", "topic_labels", "true"))).isEqualTo(1.0);
+                "points", instrumented + "/13", "mitigations", "none", "topic_labels", "true"))).isEqualTo(1.0);
 
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
             List<String> agentLines = log.lines().filter(AgentLogLines::isAgentLine)
@@ -109,9 +110,9 @@ final class AgentAtStartCheck {
             startup = agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (premain)"))
                 .findFirst().orElseThrow(() -> new AssertionError("no start-up line in " + broker.logFile()));
             int points = instrumented;
-            assertThat(startup).contains("in Kafka " + version).contains("instrumented " + points + " of 12 points")
+            assertThat(startup).contains("in Kafka " + version).contains("instrumented " + points + " of 13 points")
                 .contains("prometheus on http://127.0.0.1:" + port + "/metrics");
-            if (points == 11) {
+            if (points == 12) {
                 assertThat(startup).contains("snapshot_flush (expected before Kafka 3.7");
             }
             assertThat(agentLines.stream().filter(l -> l.contains("Stallscope ") && l.contains("active (")))

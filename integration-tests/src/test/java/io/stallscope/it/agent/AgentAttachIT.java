@@ -43,7 +43,7 @@ class AgentAttachIT {
                 Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port, "topic.labels=true");
             assertThat(attached.exitCode()).as(attached.output()).isZero();
             assertThat(attached.output()).contains("active: Stallscope").contains("active (attach) in Kafka " + version)
-                .contains("instrumented 12 of 12 points");
+                .contains("instrumented 13 of 13 points");
 
             KafkaClients.produce(broker, TOPIC, 3000, 1024);
             assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(3500);

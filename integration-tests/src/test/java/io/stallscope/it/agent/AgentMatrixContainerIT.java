@@ -240,8 +240,8 @@ class AgentMatrixContainerIT {
                 "prometheus=127.0.0.1:" + port, "topic.labels=true");
             String out = attached.getStdout() + attached.getStderr();
             assertThat(attached.getExitCode()).as(out).isZero();
-            int points = version.isAtLeast(3, 7, 0) ? 12 : 11;
-            assertThat(out).contains("active (attach) in Kafka " + version).contains("instrumented " + points + " of 12 points");
+            int points = version.isAtLeast(3, 7, 0) ? 13 : 12;
+            assertThat(out).contains("active (attach) in Kafka " + version).contains("instrumented " + points + " of 13 points");
 
             KafkaClients.produce(broker, topic, 3000, 1024);
             assertThat(KafkaClients.consumeAll(broker, topic, true, Duration.ofSeconds(60))).isEqualTo(3500);

@@ -1,0 +1,58 @@
+package io.stallscope.agent.safepoint;
+
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * The slow line of a safepoint whose synchronization took at least the threshold, at most {@code perMinute} a
+ * minute (slow.log.per.minute, as for ops); the ones over it are counted and named in the next line that gets out.
+ * Called from one thread, the timing's slow path.
+ */
+final class SafepointLines {
+    private static final long MINUTE = 60_000_000_000L;
+
+    private final Consumer<String> warn;
+    private final int perMinute;
+    private long windowStart = System.nanoTime();
+    private int inWindow;
+    private long suppressed;
+
+    SafepointLines(Consumer<String> warn, int perMinute) {
+        this.warn = warn;
+        this.perMinute = perMinute;
+    }
+
+    void slow(SafepointSync sync) {
+        long now = System.nanoTime();
+        if (now - windowStart >= MINUTE) {
+            windowStart = now;
+            inWindow = 0;
+        }
+        if (++inWindow > perMinute) {
+            suppressed++;
+            return;
+        }
+        String line = format(sync);
+        if (suppressed > 0) {
+            line += " (" + suppressed + " more slow safepoints not logged: over slow.log.per.minute)";
+            suppressed = 0;
+        }
+        warn.accept(line);
+    }
+
+    static String format(SafepointSync sync) {
+        StringBuilder sb = new StringBuilder(160);
+        sb.append("slow op=safepoint_sync duration_ms=")
+            .append(String.format(Locale.ROOT, "%.3f", sync.syncNanos / 1e6))
+            .append(" vm_operation=").append(sync.operation)
+            .append(" safepoint_id=").append(sync.safepointId);
+        if (sync.totalThreads >= 0) {
+            sb.append(" threads=").append(sync.totalThreads);
+        }
+        if (sync.initialRunning >= 0) {
+            sb.append(" running_at_start=").append(sync.initialRunning);
+        }
+        sb.append(": time to safepoint, every thread of the broker stopped while the last ones still ran");
+        return sb.toString();
+    }
+}

@@ -1,0 +1,74 @@
+package io.stallscope.agent.safepoint;
+
+import jdk.jfr.EventSettings;
+import jdk.jfr.consumer.RecordedEvent;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * An in-process JFR stream of the JVM's own safepoint events. RecordingStream is Java 14+ and the agent is compiled
+ * for 11, so it is reached by reflection: a few calls at start and stop, none per event. Only loaded when the JVM
+ * has the jdk.jfr module.
+ */
+final class SafepointStream implements AutoCloseable {
+    static final String BEGIN = "jdk.SafepointBegin";
+    static final String SYNC = "jdk.SafepointStateSynchronization";
+    static final String OPERATION = "jdk.ExecuteVMOperation";
+
+    private final AutoCloseable stream;
+
+    private SafepointStream(AutoCloseable stream) {
+        this.stream = stream;
+    }
+
+    /**
+     * Starts a stream that hands each safepoint event to {@code handler} on the stream's own thread.
+     *
+     * @throws UnsupportedOperationException on a JVM without event streaming (before Java 14)
+     */
+    static SafepointStream start(Consumer<RecordedEvent> handler) throws ReflectiveOperationException {
+        Class<?> type;
+        try {
+            type = Class.forName("jdk.jfr.consumer.RecordingStream");
+        } catch (ClassNotFoundException e) {
+            throw new UnsupportedOperationException("needs Java 14+ (JFR event streaming)");
+        }
+        AutoCloseable stream = (AutoCloseable) type.getConstructor().newInstance();
+        try {
+            Method enable = type.getMethod("enable", String.class);
+            Method onEvent = type.getMethod("onEvent", String.class, Consumer.class);
+            for (String name : new String[] {BEGIN, SYNC, OPERATION}) {
+                // every safepoint, however short: the histogram counts them all, and they are a few a second
+                ((EventSettings) enable.invoke(stream, name)).withThreshold(Duration.ZERO).withoutStackTrace();
+                onEvent.invoke(stream, name, handler);
+            }
+            // Nothing else is named here, on purpose: a setting this stream gave any other event would replace the
+            // default (on) that a recording without a setting for it, e.g. one from default.jfc, gives the agent's
+            // op events, and they would vanish from the operator's recordings. So while the stream runs, the
+            // agent's op events (ops past jfr.threshold) are committed as if a recording were running.
+            // the stream keeps only what it has not handed on yet: its repository on disk stays small
+            type.getMethod("setMaxAge", Duration.class).invoke(stream, Duration.ofSeconds(10));
+            type.getMethod("setMaxSize", long.class).invoke(stream, 16L << 20);
+            type.getMethod("startAsync").invoke(stream);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            closeQuietly(stream);
+            throw e;
+        }
+        return new SafepointStream(stream);
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(stream);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // stopping: nothing left to tell
+        }
+    }
+}

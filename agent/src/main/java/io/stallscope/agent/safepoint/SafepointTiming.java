@@ -1,0 +1,129 @@
+package io.stallscope.agent.safepoint;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import jdk.jfr.consumer.RecordedEvent;
+
+import java.time.Instant;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Times every safepoint's synchronization from the JVM's own JFR events, in process: the histogram, and a slow line
+ * and JFR event for each one at or over the threshold. What held a safepoint up stops the whole broker, and neither
+ * Kafka's metrics nor the GC log say so. Only loaded when the JVM has the jdk.jfr module.
+ */
+public final class SafepointTiming implements AutoCloseable {
+    private final SafepointStream stream;
+    private final SafepointMetrics metrics;
+    private final ExecutorService slowPath;
+    private final String summary;
+
+    private SafepointTiming(SafepointStream stream, SafepointMetrics metrics, ExecutorService slowPath, String summary) {
+        this.stream = stream;
+        this.metrics = metrics;
+        this.slowPath = slowPath;
+        this.summary = summary;
+    }
+
+    /**
+     * @param thresholdNanos a sync at least this long gets a line and an event
+     * @param jfrEvents      whether to write stallscope.SafepointSync events (jfr=true)
+     * @throws UnsupportedOperationException before Java 14, with the reason
+     */
+    public static SafepointTiming start(MeterRegistry registry, long thresholdNanos, boolean jfrEvents,
+                                        Consumer<String> warn, int perMinute) throws ReflectiveOperationException {
+        SafepointMetrics metrics = new SafepointMetrics(registry);
+        SafepointLines lines = new SafepointLines(warn, perMinute);
+        // JFR records nothing committed on a stream's own thread, and the line's append may wait for a slow disk:
+        // a slow sync is told from a thread of its own, a few queued at most (a storm of them is a few lines anyway)
+        ThreadPoolExecutor slowPath = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(64),
+            r -> {
+                Thread t = new Thread(r, "stallscope-safepoint-lines");
+                t.setDaemon(true);
+                return t;
+            }, new ThreadPoolExecutor.DiscardPolicy());
+        SafepointJoin join = new SafepointJoin(sync -> {
+            metrics.record(sync);
+            if (sync.syncNanos >= thresholdNanos) {
+                slowPath.execute(() -> {
+                    if (jfrEvents) {
+                        commit(sync);
+                    }
+                    lines.slow(sync);
+                });
+            }
+        });
+        SafepointStream stream;
+        try {
+            stream = SafepointStream.start(handler(join));
+        } catch (ReflectiveOperationException | RuntimeException | Error e) {
+            slowPath.shutdownNow();
+            throw e;
+        }
+        return new SafepointTiming(stream, metrics, slowPath,
+            "safepoint timing, slow from " + (thresholdNanos / 1_000_000.0) + " ms");
+    }
+
+    /** Feeds the join; an event the JVM shaped otherwise is passed over, never thrown into the stream's thread. */
+    static Consumer<RecordedEvent> handler(SafepointJoin join) {
+        return e -> {
+            try {
+                switch (e.getEventType().getName()) {
+                    case SafepointStream.BEGIN:
+                        join.begin(e.getLong("safepointId"), e.getInt("totalThreadCount"));
+                        break;
+                    case SafepointStream.SYNC:
+                        Instant start = e.getStartTime();
+                        join.synchronization(e.getLong("safepointId"),
+                            start.getEpochSecond() * 1_000_000_000L + start.getNano(),
+                            e.getDuration().toNanos(), e.getInt("initialThreadCount"));
+                        break;
+                    case SafepointStream.OPERATION:
+                        if (e.getBoolean("safepoint")) {
+                            join.operation(e.getLong("safepointId"), e.getString("operation"));
+                        }
+                        break;
+                    default:
+                        break;
+                }
+            } catch (RuntimeException ignored) {
+                // a field missing or renamed in some JDK: that event is not counted
+            }
+        };
+    }
+
+    private static void commit(SafepointSync sync) {
+        SafepointSyncEvent event = new SafepointSyncEvent();
+        if (!event.isEnabled()) {
+            return;
+        }
+        event.safepointId = sync.safepointId;
+        event.operation = sync.operation;
+        event.syncStart = sync.startEpochNanos / 1_000_000L;
+        event.syncTime = sync.syncNanos;
+        event.runningAtStart = sync.initialRunning;
+        event.threads = sync.totalThreads;
+        event.commit();
+    }
+
+    /** The clause of the start-up line. */
+    public String summary() {
+        return summary;
+    }
+
+    @Override
+    public void close() {
+        stream.close();
+        slowPath.shutdown();
+        try {
+            // what was already learned is still told, unless a line's append hangs
+            slowPath.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        metrics.close();
+    }
+}

@@ -1,0 +1,96 @@
+package io.stallscope.agent.safepoint;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import jdk.jfr.Event;
+import jdk.jfr.Name;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Safepoint timing in this JVM, from its own JFR events: the safepoints are real ones, made by System.gc(). */
+class SafepointTimingTest {
+    /** Stands for one of the agent's own op events, loaded before the timing starts. */
+    @Name("stallscope.test.Registered")
+    static final class Registered extends Event {
+    }
+
+    /** One whose class loads only after the timing started, as an op event's may. */
+    @Name("stallscope.test.Late")
+    static final class Late extends Event {
+    }
+
+    @Test
+    void everySafepointIsTimedAndASlowOneGetsALineAndAnEvent() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Recording recording = new Recording();
+        recording.enable(SafepointSyncEvent.NAME);
+        recording.start();
+        // threshold 0: every safepoint is slow, so the line's path runs on whatever this JVM's collector calls its GC
+        try (SafepointTiming timing = SafepointTiming.start(registry, 0, true, lines::add, 1000)) {
+            assertThat(timing.summary()).isEqualTo("safepoint timing, slow from 0.0 ms");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (lines.isEmpty() && System.nanoTime() < deadline) {
+                System.gc();
+                TimeUnit.MILLISECONDS.sleep(200);
+            }
+            assertThat(lines).as("a line within 30 s of System.gc()").isNotEmpty();
+            assertThat(lines.get(0)).startsWith("slow op=safepoint_sync duration_ms=").contains(" vm_operation=")
+                .contains(" threads=");
+            assertThat(registry.find(SafepointMetrics.SYNC).timers()).isNotEmpty()
+                .allSatisfy(t -> assertThat(t.getId().getTag("operation")).isNotBlank());
+            long counted = registry.find(SafepointMetrics.SYNC).timers().stream().mapToLong(Timer::count).sum();
+            assertThat(counted).isGreaterThanOrEqualTo(lines.size());
+        }
+        assertThat(registry.find(SafepointMetrics.SYNC).timers()).as("removed at close").isEmpty();
+        recording.stop();
+        Path file = Files.createTempFile("safepoints", ".jfr");
+        try {
+            recording.dump(file);
+            recording.close();
+            List<RecordedEvent> events = RecordingFile.readAllEvents(file);
+            assertThat(events).filteredOn(e -> e.getEventType().getName().equals(SafepointSyncEvent.NAME)).isNotEmpty()
+                .allSatisfy(e -> {
+                    assertThat(e.getString("operation")).isNotBlank();
+                    assertThat(e.getDuration("syncTime")).isPositive();
+                    assertThat(e.getInstant("syncStart")).isBeforeOrEqualTo(e.getStartTime());
+                });
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /**
+     * An operator's recording with no setting for the agent's events (default.jfc names none) records them, since an
+     * event class is on by default: the timing's own stream must not change that by giving them a setting of its own
+     * (a first version disabled them there, and AgentAtStartIT's broker recording came back without a single op).
+     */
+    @Test
+    void anOperatorsRecordingStillRecordsTheAgentsEvents() throws Exception {
+        Path file = Files.createTempFile("operator", ".jfr");
+        try (SafepointTiming timing = SafepointTiming.start(new SimpleMeterRegistry(), Long.MAX_VALUE, true, l -> { }, 10);
+             Recording operators = new Recording()) {
+            operators.start();
+            Registered before = new Registered();
+            before.commit();
+            Late late = new Late();
+            late.commit();
+            operators.stop();
+            operators.dump(file);
+            assertThat(RecordingFile.readAllEvents(file)).extracting(e -> e.getEventType().getName())
+                .contains("stallscope.test.Registered", "stallscope.test.Late");
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+}
