@@ -90,7 +90,7 @@ public final class SlowOpLog {
     private static Inner take(ThreadState state) {
         Object pending = state.slowInner;
         state.slowInner = null;
-        // a state left from an earlier attach holds another class loader's Inner: start afresh
+        // each attach gives threads fresh states (HookSession), so whatever is pending here is this attach's
         return pending instanceof Inner ? (Inner) pending : new Inner();
     }
 

@@ -19,7 +19,13 @@ final class RecorderSink {
 
     /** The recorder with these options, its slow-op lines into {@code lines}, its meters in {@code registry}. */
     static OpSink withLines(MeterRegistry registry, String options, List<String> lines) throws Exception {
-        return new OpRecorder(new OpMetrics(registry, false, 100), new ThreadRoles(List.of("CONTROLLER")),
+        return withLines(registry, options, lines, List.of("CONTROLLER"));
+    }
+
+    /** The same, with these listener names as the controller's (what RunningAgent reads from the options). */
+    static OpSink withLines(MeterRegistry registry, String options, List<String> lines,
+                            List<String> controllerListeners) throws Exception {
+        return new OpRecorder(new OpMetrics(registry, false, 100), new ThreadRoles(controllerListeners),
             AgentOptions.parse(options, Map.of()), BrokerLog.get(), false, null, null, lines::add);
     }
 
