@@ -43,6 +43,7 @@ final class RunningAgent {
     private final BrokerLog log;
     private final String startupLine;
     private KnownLogDirs logDirs;
+    private OpRecorder recorder;
     private StopStartBreakdown breakdown = StopStartBreakdown.off();
 
     private RunningAgent(Instrumenter instrumenter, Mitigations mitigations, PrometheusEndpoint endpoint, JmxExporter jmx,
@@ -159,6 +160,7 @@ final class RunningAgent {
         }
         RunningAgent agent = new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
         agent.logDirs = logDirs;
+        agent.recorder = recorder;
         agent.breakdown = breakdown;
         return agent;
     }
@@ -201,6 +203,9 @@ final class RunningAgent {
         mitigations.stop();
         breakdown.stop();
         Hooks.install(null);
+        if (recorder != null) {
+            recorder.close(); // the slow ops' reporting thread, after the last line queued is written
+        }
         if (capture != null) {
             capture.stop();
         }

@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.bootstrap.OpSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,13 +47,16 @@ class LogAppendLinesTest {
 
     @Test
     void aSlowWriteInsideAnAppendHasItsOwnLineAndTheAppendNone() throws Exception {
-        Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
+        OpSink recorder = RecorderSink.withLines(registry, OPTIONS, lines);
+        Hooks.install(recorder);
         long append = Hooks.enter(Op.LOG_APPEND, LOG);
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT);
         Pauses.sleepAtLeast(30);
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
+        RecorderSink.drain(recorder);
         assertThat(lines).as("written as the write ends, not held for the append").hasSize(1);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
+        RecorderSink.drain(recorder);
 
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).startsWith("slow op=records_append ").contains("path=" + SEGMENT)
@@ -61,12 +65,14 @@ class LogAppendLinesTest {
 
     @Test
     void anAppendThatWaitedBeforeItsWriteIsSlowWithItsLockWait() throws Exception {
-        Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
+        OpSink recorder = RecorderSink.withLines(registry, OPTIONS, lines);
+        Hooks.install(recorder);
         long append = Hooks.enter(Op.LOG_APPEND, LOG);
         Pauses.sleepAtLeast(30); // queued for the log's lock
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT);
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
+        RecorderSink.drain(recorder);
 
         assertThat(lines).hasSize(1);
         Matcher m = Pattern.compile("^slow op=log_append duration_ms=([0-9.]+) .* lock_wait_ms=([0-9.]+)").matcher(lines.get(0));
@@ -79,7 +85,8 @@ class LogAppendLinesTest {
 
     @Test
     void theAppendWaitingForTheLockNamesTheRollingHandlersSnapshotWrite() throws Exception {
-        Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
+        OpSink recorder = RecorderSink.withLines(registry, OPTIONS, lines);
+        Hooks.install(recorder);
         CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch victimQueued = new CountDownLatch(1);
         CountDownLatch rolled = new CountDownLatch(1);
@@ -105,6 +112,7 @@ class LogAppendLinesTest {
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT); // the lock is free now
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
+        RecorderSink.drain(recorder);
 
         String victim = lines.stream().filter(l -> l.contains("thread=\"" + Thread.currentThread().getName() + "\""))
             .filter(l -> l.startsWith("slow op=log_append ")).findFirst().orElseThrow(() -> new AssertionError(lines));

@@ -3,6 +3,7 @@ package io.stallscope.agent.runtime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.bootstrap.OpSink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,8 +45,10 @@ class ReattachTest {
         Hooks.exit(Op.LOG_ROLL, roll, LOG, -1, null);
 
         List<String> second = Collections.synchronizedList(new ArrayList<>());
-        Hooks.install(RecorderSink.withLines(new SimpleMeterRegistry(), SNAPSHOT_WRITES_SLOW, second));
+        OpSink reattached = RecorderSink.withLines(new SimpleMeterRegistry(), SNAPSHOT_WRITES_SLOW, second);
+        Hooks.install(reattached);
         Hooks.exit(Op.RECORDS_APPEND, Hooks.enter(Op.RECORDS_APPEND, OTHER_SEGMENT), OTHER_SEGMENT, 100, null);
+        RecorderSink.drain(reattached);
 
         assertThat(second).as("lines after the re-attach").isEmpty();
     }
@@ -56,14 +59,18 @@ class ReattachTest {
         Thread.currentThread().setName("data-plane-kafka-network-thread-1-ListenerName(INTERNAL)-PLAINTEXT-0");
         try {
             List<String> first = Collections.synchronizedList(new ArrayList<>());
-            Hooks.install(RecorderSink.withLines(new SimpleMeterRegistry(), "slow.threshold=0ms", first));
+            OpSink attached = RecorderSink.withLines(new SimpleMeterRegistry(), "slow.threshold=0ms", first);
+            Hooks.install(attached);
             Hooks.exit(Op.TRANSFER_TO, Hooks.enter(Op.TRANSFER_TO, OTHER_SEGMENT), OTHER_SEGMENT, 1, null);
             Hooks.install(null);
+            RecorderSink.drain(attached);
 
             List<String> second = Collections.synchronizedList(new ArrayList<>());
-            Hooks.install(RecorderSink.withLines(new SimpleMeterRegistry(), "slow.threshold=0ms", second,
-                List.of("INTERNAL")));
+            OpSink reattached = RecorderSink.withLines(new SimpleMeterRegistry(), "slow.threshold=0ms", second,
+                List.of("INTERNAL"));
+            Hooks.install(reattached);
             Hooks.exit(Op.TRANSFER_TO, Hooks.enter(Op.TRANSFER_TO, OTHER_SEGMENT), OTHER_SEGMENT, 1, null);
+            RecorderSink.drain(reattached);
 
             assertThat(first).singleElement().asString().contains(" role=network ");
             assertThat(second).singleElement().asString().contains(" role=controller ");

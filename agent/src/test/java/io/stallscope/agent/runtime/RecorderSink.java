@@ -11,6 +11,8 @@ import io.stallscope.agent.report.OpRecorder;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /** The agent's real recorder, as a sink for hook tests; loaded after the hooks are in place. */
 final class RecorderSink {
@@ -27,6 +29,19 @@ final class RecorderSink {
                             List<String> controllerListeners) throws Exception {
         return new OpRecorder(new OpMetrics(registry, false, 100), new ThreadRoles(controllerListeners),
             AgentOptions.parse(options, Map.of()), BrokerLog.get(), false, null, null, lines::add);
+    }
+
+    /** The recorder with these options, its slow-op lines into {@code lines}, whatever that does with them. */
+    static OpSink withLineSink(MeterRegistry registry, String options, Consumer<String> lines) throws Exception {
+        return new OpRecorder(new OpMetrics(registry, false, 100), new ThreadRoles(List.of("CONTROLLER")),
+            AgentOptions.parse(options, Map.of()), BrokerLog.get(), false, null, null, lines);
+    }
+
+    /** Waits (10 s at most) until the slow ops the recorder has seen are reported: lines written, pairings counted. */
+    static void drain(OpSink recorder) throws InterruptedException {
+        if (!((OpRecorder) recorder).drain(10, TimeUnit.SECONDS)) {
+            throw new AssertionError("the slow ops were not reported within 10 s");
+        }
     }
 
     /**
