@@ -7,8 +7,6 @@ import io.stallscope.agent.instrument.advice.ThisAdvice;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.dynamic.loading.ClassLoadingStrategy;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -22,18 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An enter that fails leaves its exit inactive: no op is recorded for it (it would last as long as the JVM has run)
  * and the op it ran inside stays open on the thread.
  */
-class FailedEnterTest {
+class FailedEnterTest extends UsesHooks {
     private static final String LOG = "/var/lib/kafka/data/orders-0";
-
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
-
-    @AfterEach
-    void uninstall() {
-        Hooks.install(null);
-    }
 
     /** What the test weaves the real exit advice into. */
     public static class Snapshot {

@@ -6,7 +6,6 @@ import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.OpSink;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * inside keeping their own lines; and KAFKA-9693's victim named behind the rolling handler's snapshot_write, in the
  * line and the metric.
  */
-class LogAppendLinesTest {
+class LogAppendLinesTest extends UsesHooks {
     private static final String LOG = "/var/lib/kafka/data/orders-0";
     private static final String SEGMENT = LOG + "/00000000000000000000.log";
     private static final String SNAPSHOT = LOG + "/00000000000000004096.snapshot";
@@ -34,15 +33,9 @@ class LogAppendLinesTest {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CountDownLatch release = new CountDownLatch(1);
 
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
-
     @AfterEach
-    void uninstall() {
+    void releaseTheRoller() {
         release.countDown();
-        Hooks.install(null);
     }
 
     @Test

@@ -4,8 +4,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.OpSink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -15,22 +13,12 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What a thread kept under one attach (a slow inner op waiting for its roll's line, its role) is gone after the next. */
-class ReattachTest {
+class ReattachTest extends UsesHooks {
     private static final String LOG = "/var/lib/kafka/data/orders-0";
     private static final String SNAPSHOT = LOG + "/00000000000000000042.snapshot";
     private static final String OTHER_SEGMENT = "/var/lib/kafka/data/payments-3/00000000000000000000.log";
     /** Every op takes the detailed path; only snapshot_write is slow. */
     private static final String SNAPSHOT_WRITES_SLOW = "slow.threshold=3600s,slow.threshold.snapshot_write=0ms";
-
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
-
-    @AfterEach
-    void uninstall() {
-        Hooks.install(null);
-    }
 
     @Test
     void aRollOpenAtDetachLeavesNoPhantomLineAfterReattach() throws Exception {

@@ -7,7 +7,6 @@ import io.stallscope.agent.bootstrap.OpSink;
 import io.stallscope.agent.report.OpMetrics;
 import io.stallscope.agent.report.OpRecorder;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -23,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A slow op's reporting never holds the broker's thread: a broker log that blocks holds only the agent's own
  * thread, a backlog beyond its queue is dropped and counted, and a line over the budget costs no blame.
  */
-class SlowOpReportingTest {
+class SlowOpReportingTest extends UsesHooks {
     private static final String SEGMENT = "/var/lib/kafka/data/orders-0/00000000000000000000.log";
     private static final String NETWORK_THREAD = "data-plane-kafka-network-thread-1-ListenerName(PLAINTEXT)-PLAINTEXT-0";
 
@@ -39,16 +38,10 @@ class SlowOpReportingTest {
         lines.add(line);
     };
 
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
-
     @AfterEach
-    void uninstall() {
+    void freeTheLog() {
         logFree.countDown();
         release.countDown();
-        Hooks.install(null);
     }
 
     @Test

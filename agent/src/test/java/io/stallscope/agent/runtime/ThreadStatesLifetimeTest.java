@@ -3,7 +3,6 @@ package io.stallscope.agent.runtime;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
@@ -19,24 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The agent keeps no dead thread's state and no subject alive: not on a broker that never stalls (no slow op ever
  * reads the registry), not for a deleted partition's log, and not after a detach.
  */
-class ThreadStatesLifetimeTest {
+class ThreadStatesLifetimeTest extends UsesHooks {
     private static final String SEGMENT = "/var/lib/kafka/data/orders-0/00000000000000000000.log";
 
-    private final CountDownLatch release = new CountDownLatch(1);
-    private final List<Thread> workers = new ArrayList<>();
-
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
+    private final Workers workers = new Workers();
 
     @AfterEach
     void stop() throws InterruptedException {
-        release.countDown();
-        for (Thread t : workers) {
-            t.join(10_000);
-        }
-        Hooks.install(null);
+        workers.releaseAll();
     }
 
     @Test
@@ -57,10 +46,10 @@ class ThreadStatesLifetimeTest {
         }
         // the next thread's first op is when the registry forgets: no slow op is needed for it
         CountDownLatch registered = new CountDownLatch(1);
-        worker(() -> {
+        workers.start("data-plane-kafka-request-handler-0", () -> {
             Hooks.exit(Op.RECORDS_APPEND, Hooks.enter(Op.RECORDS_APPEND, SEGMENT), SEGMENT, 100, null);
             registered.countDown();
-            Pauses.await(release);
+            Pauses.await(workers.release);
         });
         assertThat(registered.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -74,13 +63,13 @@ class ThreadStatesLifetimeTest {
         AtomicReference<Object> handOver = new AtomicReference<>(new Object()); // a log, deleted meanwhile
         WeakReference<Object> subject = new WeakReference<>(handOver.get());
         CountDownLatch done = new CountDownLatch(1);
-        worker(() -> {
+        Thread flusher = workers.start("kafka-scheduler-0", () -> {
             longOpOn(handOver);
             done.countDown();
-            Pauses.await(release);
+            Pauses.await(workers.release);
         });
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(Traces.opsOf(workers.get(0))).as("the op is in the ring").hasSize(1);
+        assertThat(Traces.opsOf(flusher)).as("the op is in the ring").hasSize(1);
 
         assertThat(collected(subject)).as("the subject collected within 10 s of GCs").isTrue();
     }
@@ -91,14 +80,14 @@ class ThreadStatesLifetimeTest {
         AtomicReference<Object> handOver = new AtomicReference<>(new Object());
         WeakReference<Object> subject = new WeakReference<>(handOver.get());
         CountDownLatch open = new CountDownLatch(1);
-        worker(() -> {
+        Thread roller = workers.start("data-plane-kafka-request-handler-1", () -> {
             long start = Hooks.enter(Op.LOG_ROLL, handOver.getAndSet(null));
             open.countDown();
-            Pauses.await(release);
+            Pauses.await(workers.release);
             Hooks.exit(Op.LOG_ROLL, start, null, -1, null);
         });
         assertThat(open.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(Traces.registered(workers.get(0))).isTrue();
+        assertThat(Traces.registered(roller)).isTrue();
 
         Hooks.install(null);
 
@@ -120,12 +109,5 @@ class ThreadStatesLifetimeTest {
             System.gc();
         }
         return ref.get() == null;
-    }
-
-    private void worker(Runnable body) {
-        Thread t = new Thread(body, "data-plane-kafka-request-handler-" + workers.size());
-        t.setDaemon(true);
-        workers.add(t);
-        t.start();
     }
 }
