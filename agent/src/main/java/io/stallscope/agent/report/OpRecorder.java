@@ -128,26 +128,31 @@ public final class OpRecorder implements OpSink {
         Overlapping overlapping = slow && (line != null || event != null)
             ? blame.copy(state, path, startNanos, startNanos + durationNanos) : null;
         Culprit culprit = null;
+        Overlapping toRank = overlapping;
         if (event != null) {
             culprit = blame.rank(op, path, overlapping, devices(dirs));
+            toRank = null; // ranked
             commit(event, op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown, culprit);
         }
-        if (line != null || overlapping != null) {
+        if (line != null || culprit != null || toRank != null) {
             Culprit ranked = culprit;
+            Overlapping unranked = toRank;
             SlowOpLine told = line;
-            reporter.submit(() -> report(op, role, path, overlapping, ranked, told, dirs));
+            reporter.submit(() -> report(op, role, path, unranked, ranked, told, dirs));
         }
         if (durationNanos >= captureThreshold[op]) {
             stalls.stalled(op, durationNanos, threadName, tp);
         }
     }
 
-    /** On the agent's thread: names the culprit if the op's thread did not, counts it, writes the line. */
-    private void report(int op, int role, String path, Overlapping overlapping, Culprit ranked, SlowOpLine line,
+    /**
+     * On the agent's thread: ranks the overlapping ops unless the op's thread did ({@code unranked} null), counts the
+     * culprit, writes the line.
+     */
+    private void report(int op, int role, String path, Overlapping unranked, Culprit ranked, SlowOpLine line,
                         KnownLogDirs dirs) {
         try {
-            Culprit culprit = ranked != null || overlapping == null ? ranked
-                : blame.rank(op, path, overlapping, devices(dirs));
+            Culprit culprit = unranked == null ? ranked : blame.rank(op, path, unranked, devices(dirs));
             if (culprit != null) {
                 metrics.blockedBehind(op, role, culprit.op(), culprit.role(), culprit.scope().label(),
                     culprit.overlapNanos());
