@@ -4,26 +4,37 @@ package io.stallscope.agent.bootstrap;
  * The entry points that advice calls. Lives on the bootstrap class path so that advice inlined
  * into JDK classes (FileChannelImpl) can reach it as well as advice inlined into Kafka's classes.
  *
- * <p>{@link #enter} returns a start timestamp, or one of two markers: {@link #INACTIVE} (no sink,
- * nothing to undo) or {@link #NESTED} (an outer call of the same op is timing; depth was raised and
- * {@link #exit} lowers it again).
+ * <p>{@link #enter} returns a start timestamp, or one of two markers: {@link #INACTIVE} (no sink, or the enter
+ * failed: nothing to undo) or {@link #NESTED} (an outer call of the same op is timing; depth was raised and
+ * {@link #exit} lowers it again). INACTIVE is 0 because that is what ByteBuddy hands the exit advice when the
+ * enter advice threw and was suppressed (a StackOverflowError or an OutOfMemoryError before {@link #enter} could
+ * catch it): such an exit must record nothing and leave the enclosing op's slot alone.
  */
 public final class Hooks {
-    public static final long INACTIVE = Long.MIN_VALUE;
-    public static final long NESTED = Long.MIN_VALUE + 1;
+    public static final long INACTIVE = 0L;
+    public static final long NESTED = Long.MIN_VALUE;
 
-    private static volatile OpSink sink;
-    private static final ThreadLocal<ThreadState> STATE = ThreadLocal.withInitial(ThreadRegistry::register);
+    private static volatile HookSession session;
 
     private Hooks() {
     }
 
+    /** A new sink starts a new session (fresh per-thread states); null detaches and empties the last one. */
     public static void install(OpSink newSink) {
-        sink = newSink;
+        HookSession previous = session;
+        session = newSink == null ? null : new HookSession(newSink);
+        if (previous != null) {
+            previous.registry.empty();
+        }
     }
 
     public static OpSink sink() {
-        return sink;
+        HookSession current = session;
+        return current == null ? null : current.sink;
+    }
+
+    static HookSession session() {
+        return session;
     }
 
     /** An op whose subject is not known until it ends: other threads see it open, with no subject. */
@@ -36,46 +47,56 @@ public final class Hooks {
      *                (a reference, no copy), so a slow op elsewhere can tell whether this one shared its file
      */
     public static long enter(int op, Object subject) {
-        if (sink == null) {
+        HookSession current = session;
+        if (current == null) {
             return INACTIVE;
         }
-        ThreadState state = STATE.get();
-        if (state.depth[op]++ > 0) {
-            return NESTED;
+        ThreadState state = null;
+        int openBefore = -1;
+        try {
+            state = current.state();
+            int depth = state.depth[op];
+            if (depth > 0) {
+                state.depth[op] = depth + 1;
+                return NESTED;
+            }
+            openBefore = state.open;
+            long start = System.nanoTime();
+            // nanoTime may legitimately be any value; nudge the two marker values out of the way
+            start = start == INACTIVE || start == NESTED ? start + 1 : start;
+            state.opened(op, start, subject);
+            state.depth[op] = 1; // last: an enter that fails before this leaves no depth for an exit to lower
+            return start;
+        } catch (Throwable t) {
+            if (openBefore >= 0) {
+                state.abandonOpen(openBefore);
+            }
+            current.failed(op, t);
+            return INACTIVE;
         }
-        long start = System.nanoTime();
-        // nanoTime may legitimately be any value; nudge the two marker values out of the way
-        start = start <= NESTED ? NESTED + 1 : start;
-        state.opened(op, start, subject);
-        return start;
     }
 
     public static void exit(int op, long start, Object subject, long bytes, Throwable thrown) {
         if (start == INACTIVE) {
             return;
         }
-        ThreadState state = STATE.get();
-        if (state.depth[op] > 0) {
-            state.depth[op]--;
-        }
-        if (start == NESTED) {
-            return;
-        }
-        long end = System.nanoTime();
-        state.closed(op, start, end, subject);
-        long duration = end - start;
-        OpSink current = sink;
+        HookSession current = session;
         if (current == null) {
-            return;
+            return; // detached while the op ran: its state was emptied, nothing is reported
         }
         try {
-            current.record(op, start, duration, subject, bytes, thrown, state);
-        } catch (Throwable t) {
-            try {
-                current.adviceFailed(op, t);
-            } catch (Throwable ignored) {
-                // the broker's thread must never see the agent fail
+            ThreadState state = current.state();
+            if (state.depth[op] > 0) {
+                state.depth[op]--;
             }
+            if (start == NESTED) {
+                return;
+            }
+            long end = System.nanoTime();
+            state.closed(op, start, end, subject);
+            current.sink.record(op, start, end - start, subject, bytes, thrown, state);
+        } catch (Throwable t) {
+            current.failed(op, t);
         }
     }
 }

@@ -1,8 +1,10 @@
 package io.stallscope.agent.bootstrap;
 
+import java.io.File;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
+import java.nio.file.Path;
 
 /**
  * Per-thread bookkeeping: nesting depth per op (roll() calls roll(Optional), TimeIndex.resize calls
@@ -57,6 +59,7 @@ public final class ThreadState {
     private final int[] ringDepth = new int[RING];
     private final long[] ringStart = new long[RING];
     private final long[] ringEnd = new long[RING];
+    /** A path as a String, or a WeakReference to the subject: the ring must not keep a deleted log alive. */
     private final Object[] ringSubject = new Object[RING];
     private int ringNext;
     private int ringSize;
@@ -121,11 +124,65 @@ public final class ThreadState {
             ringDepth[i] = slot;
             ringStart[i] = start;
             ringEnd[i] = end;
-            ringSubject[i] = subject;
+            ringSubject[i] = retained(subject);
             ringNext = (i + 1) % RING;
             ringSize = Math.min(RING, ringSize + 1);
         }
         SEQ.setRelease(this, s + 2);
+    }
+
+    /**
+     * What the ring keeps of an ended op's subject: a path as it is (a sendfile's, a snapshot file's: cheap, and
+     * gone with the op's File otherwise), anything else (a segment, a whole log) only weakly. Only ops of 1 ms and
+     * more reach the ring, so the WeakReference is no cost to the fast path.
+     */
+    private static Object retained(Object subject) {
+        if (subject == null || subject instanceof String) {
+            return subject;
+        }
+        if (subject instanceof File) {
+            return ((File) subject).getPath();
+        }
+        if (subject instanceof Path) {
+            return subject.toString();
+        }
+        return new WeakReference<>(subject);
+    }
+
+    private static Object subjectOf(Object kept) {
+        return kept instanceof WeakReference ? ((WeakReference<?>) kept).get() : kept;
+    }
+
+    /** An enter failed part way: the stack goes back to {@code openBefore} ops, and readers may read again. */
+    void abandonOpen(int openBefore) {
+        if (openBefore < STACK) {
+            openSubject[openBefore] = null;
+        }
+        open = openBefore;
+        long s = (long) SEQ.getOpaque(this);
+        if ((s & 1) != 0) {
+            SEQ.setRelease(this, s + 1);
+        }
+    }
+
+    /**
+     * Drops everything this state holds: its thread died, or the hooks were detached (the state is then in no
+     * registry and no thread gets it again). Called from another thread than the owner, without the seqlock: an
+     * owner that was inside an enter or exit at that moment may still write one entry after it, a leftover on a
+     * state nothing reads any more.
+     */
+    void empty() {
+        for (int i = 0; i < STACK; i++) {
+            openSubject[i] = null;
+        }
+        for (int i = 0; i < RING; i++) {
+            ringSubject[i] = null;
+        }
+        ringSize = 0;
+        open = 0;
+        slowInner = null;
+        role = -1;
+        roleName = null;
     }
 
     /**
@@ -160,7 +217,7 @@ public final class ThreadState {
             }
             for (int k = 0; k < ringSize; k++) {
                 int i = Math.floorMod(ringNext - 1 - k, RING);
-                into.add(ringOp[i], ringDepth[i], ringStart[i], ringEnd[i], ringSubject[i]);
+                into.add(ringOp[i], ringDepth[i], ringStart[i], ringEnd[i], subjectOf(ringSubject[i]));
             }
             VarHandle.loadLoadFence();
             if ((long) SEQ.getOpaque(this) == before) {

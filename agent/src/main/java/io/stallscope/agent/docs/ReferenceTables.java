@@ -6,6 +6,7 @@ import io.stallscope.agent.instrument.InstrumentationPoint;
 import io.stallscope.agent.instrument.Points;
 import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
+import io.stallscope.agent.report.OpRecorder;
 import io.stallscope.agent.report.jfr.OpEventField;
 
 import java.util.ArrayList;
@@ -34,11 +35,15 @@ public final class ReferenceTables {
         new String[] {"stallscope_op_bytes_total", "counter", "op, role", "bytes moved, for ops that report them"},
         new String[] {"stallscope_op_errors_total", "counter", "op, role", "ops that threw (still timed)"},
         new String[] {"stallscope_slow_ops_total", "counter", "op, role", "ops at or over their slow threshold"},
+        new String[] {"stallscope_slow_ops_dropped_total", "counter", "",
+            "slow ops whose line and pairing were dropped because the agent's reporting thread was behind (more than "
+                + OpRecorder.REPORT_QUEUE + " waiting, e.g. the broker's log blocked): the broker's thread never waits "
+                + "for it"},
         new String[] {"stallscope_blocked_behind_seconds_total", "counter",
             "op, role, behind_op, behind_role, scope",
             "with a pairing only: time a slow op ran alongside the other thread's op it most likely waited behind, "
-                + "on the same `file`, `log` (partition directory) or `device` (log dir or its device); the slow-op "
-                + "line names it. No series until an op pairs"},
+                + "on the same `file`, `log` (partition directory) or `device` (log dir or its device, and only an "
+                + "fsync or a read that did not wait as the slow op did); the slow-op line names it. No series until an op pairs"},
         new String[] {"stallscope_flush_noop_total", "counter", "op, role",
             "segment flushes with nothing new since the segment's last flush (KAFKA-132)"},
         new String[] {"stallscope_advice_errors_total", "counter", "op",

@@ -37,6 +37,8 @@ public final class OpMetrics {
     public static final String ADVICE_ERRORS = "stallscope.advice.errors";
     /** stallscope_blocked_behind_seconds_total: a slow op's time overlapped by the op it most likely waited behind. */
     public static final String BLOCKED_BEHIND = "stallscope.blocked.behind";
+    /** stallscope_slow_ops_dropped_total: slow ops whose reporting was dropped, the agent's reporting thread being behind. */
+    public static final String SLOW_OPS_DROPPED = "stallscope.slow.ops.dropped";
 
     static final String OTHER_TOPIC = "_other";
     private static final int ROLES = ThreadRole.values().length;
@@ -45,6 +47,7 @@ public final class OpMetrics {
     private final AtomicReferenceArray<Series> series = new AtomicReferenceArray<>(Op.COUNT * ROLES);
     private final List<BiConsumer<String[], OpHistogram>> seriesListeners = new CopyOnWriteArrayList<>();
     private final Counter[] adviceErrors = new Counter[Op.COUNT];
+    private final Counter slowOpsDropped;
     private final boolean topicLabels;
     private final int topicLabelsMax;
     /** The topic-partitions that have their own labels: at most topic.labels.max, first come. */
@@ -88,6 +91,9 @@ public final class OpMetrics {
             adviceErrors[kind.id()] = Counter.builder(ADVICE_ERRORS).tag("op", kind.label())
                 .description("Exceptions inside the agent's own advice, suppressed").register(registry);
         }
+        slowOpsDropped = Counter.builder(SLOW_OPS_DROPPED)
+            .description("Slow ops whose line and pairing were dropped: the agent's reporting thread was behind")
+            .register(registry);
         if (registry instanceof PrometheusMeterRegistry) {
             ((PrometheusMeterRegistry) registry).getPrometheusRegistry().register(new HistogramCollector(this));
         }
@@ -156,6 +162,10 @@ public final class OpMetrics {
                 "behind_role", behindRole, "scope", scope)
             .description("Time slow ops overlapped the op they most likely waited behind (same file, log or device)")
             .register(registry).increment(overlapNanos / 1e9);
+    }
+
+    public void slowOpDropped() {
+        slowOpsDropped.increment();
     }
 
     public void noopFlush(int role) {

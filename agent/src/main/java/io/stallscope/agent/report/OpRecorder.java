@@ -18,18 +18,31 @@ import io.stallscope.agent.report.blame.BlameFinder;
 import io.stallscope.agent.report.blame.Culprit;
 import io.stallscope.agent.report.blame.KnownLogDirDevices;
 import io.stallscope.agent.report.blame.LogDirDevices;
+import io.stallscope.agent.report.blame.Overlapping;
 import io.stallscope.agent.report.jfr.OpEventField;
 import io.stallscope.agent.report.jfr.OpEvents;
 import jdk.jfr.Event;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
  * The sink every timed op reaches: histograms always; the topic-partition, slow-op line and JFR
  * event only for ops over their thresholds (or with topic labels on), so the common path does no
  * reflection, no allocation and no string work.
+ *
+ * <p>A slow op runs on Kafka's thread, often inside the partition's lock, so only what must happen there does:
+ * its own fields, the check of the line budget, and, for a line that gets through or a JFR event, one bounded copy
+ * of the other threads' ops that overlapped it ({@link BlameFinder#copy}). Ranking those ops (which resolves their
+ * paths), the pairing metric (which may register a series), and formatting and writing the line (a write into the
+ * broker's log) run on the agent's own thread ({@link SlowOpReporter}). The JFR event is the exception: an event
+ * belongs to the thread that commits it, with that thread's stack and the commit's time, so it is committed here
+ * as the op ends, and when one is recorded its culprit is ranked here too.
  */
 public final class OpRecorder implements OpSink {
+    /** Slow ops waiting for the agent's thread at most; beyond, they are dropped and counted. */
+    public static final int REPORT_QUEUE = SlowOpReporter.CAPACITY;
+
     private final OpMetrics metrics;
     private final ThreadRoles roles;
     private final SlowOpLog slowLog;
@@ -41,6 +54,7 @@ public final class OpRecorder implements OpSink {
     private final NoopFlushDetector noopFlushes = new NoopFlushDetector();
     private final BrokerLog log;
     private final BlameFinder blame;
+    private final SlowOpReporter reporter;
     private volatile boolean adviceFailureLogged;
     private volatile KnownLogDirs logDirs;
 
@@ -71,6 +85,7 @@ public final class OpRecorder implements OpSink {
             detail = Math.min(detail, Math.min(Math.min(slowThreshold[op], jfrThreshold[op]), captureThreshold[op]));
         }
         this.detailThreshold = detail;
+        this.reporter = new SlowOpReporter(metrics::slowOpDropped);
     }
 
     @Override
@@ -99,33 +114,72 @@ public final class OpRecorder implements OpSink {
         }
         // an append is slow for its own share, the lock wait: a slow write inside it has its own line
         long lockWait = op == Op.LOG_APPEND ? Math.max(0, durationNanos - state.endedInnerNanos()) : -1;
-        Culprit culprit = null;
-        if ((lockWait >= 0 ? lockWait : durationNanos) >= slowThreshold[op]) {
-            culprit = blame(op, role, state, path, startNanos, durationNanos, dirs);
+        boolean slow = (lockWait >= 0 ? lockWait : durationNanos) >= slowThreshold[op];
+        Event event = durationNanos >= jfrThreshold[op] ? enabledEvent(op) : null;
+        SlowOpLine line = null;
+        if (slow) {
             metrics.slow(op, role);
-            slowLog.slow(op, durationNanos, threadName, ThreadRole.of(role), tp, bytes, path, thrown, state, lockWait,
-                culprit);
+            line = slowLog.line(op, durationNanos, threadName, ThreadRole.of(role), tp, bytes, path, thrown, state,
+                lockWait);
         } else if (state.slowInner != null) {
-            slowLog.notSlow(threadName, ThreadRole.of(role), tp, state);
+            line = slowLog.notSlowLine(threadName, ThreadRole.of(role), tp, state);
         }
-        if (durationNanos >= jfrThreshold[op]) {
-            emitJfr(op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown, culprit);
+        // blame only what will be told: a line within the budget, or a JFR event
+        Overlapping overlapping = slow && (line != null || event != null)
+            ? blame.copy(state, path, startNanos, startNanos + durationNanos) : null;
+        Culprit culprit = null;
+        Overlapping toRank = overlapping;
+        if (event != null) {
+            culprit = blame.rank(op, path, overlapping, devices(dirs));
+            toRank = null; // ranked
+            commit(event, op, durationNanos, ThreadRole.of(role), tp, bytes, path, thrown, culprit);
+        }
+        if (line != null || culprit != null || toRank != null) {
+            Culprit ranked = culprit;
+            Overlapping unranked = toRank;
+            SlowOpLine told = line;
+            reporter.submit(() -> report(op, role, path, unranked, ranked, told, dirs));
         }
         if (durationNanos >= captureThreshold[op]) {
             stalls.stalled(op, durationNanos, threadName, tp);
         }
     }
 
-    /** Slow path only: who this op waited behind, counted in the metric; null when no op overlapped it. */
-    private Culprit blame(int op, int role, ThreadState state, String path, long startNanos, long durationNanos,
-                          KnownLogDirs dirs) {
-        Culprit culprit = blame.find(op, state, path, startNanos, startNanos + durationNanos,
-            dirs == null ? LogDirDevices.NONE : new KnownLogDirDevices(dirs));
-        if (culprit != null) {
-            metrics.blockedBehind(op, role, culprit.op(), culprit.role(), culprit.scope().label(),
-                culprit.overlapNanos());
+    /**
+     * On the agent's thread: ranks the overlapping ops unless the op's thread did ({@code unranked} null), counts the
+     * culprit, writes the line.
+     */
+    private void report(int op, int role, String path, Overlapping unranked, Culprit ranked, SlowOpLine line,
+                        KnownLogDirs dirs) {
+        try {
+            Culprit culprit = unranked == null ? ranked : blame.rank(op, path, unranked, devices(dirs));
+            if (culprit != null) {
+                metrics.blockedBehind(op, role, culprit.op(), culprit.role(), culprit.scope().label(),
+                    culprit.overlapNanos());
+            }
+            if (line != null) {
+                slowLog.write(line, culprit);
+            }
+        } catch (Throwable t) {
+            adviceFailed(op, t);
         }
-        return culprit;
+    }
+
+    private static LogDirDevices devices(KnownLogDirs dirs) {
+        return dirs == null ? LogDirDevices.NONE : new KnownLogDirDevices(dirs);
+    }
+
+    /**
+     * Waits until the slow ops recorded so far are reported (their lines written, their pairings counted); false
+     * when that took longer than the timeout.
+     */
+    public boolean drain(long timeout, TimeUnit unit) throws InterruptedException {
+        return reporter.drain(timeout, unit);
+    }
+
+    /** At detach: reports what is queued, for a second at most, and ends the reporting thread. */
+    public void close() {
+        reporter.stop();
     }
 
     /** Learn log dirs from the paths of ops: those this recorder resolves anyway, and one a second besides. */
@@ -141,12 +195,14 @@ public final class OpRecorder implements OpSink {
         return state.role;
     }
 
-    private static void emitJfr(int op, long durationNanos, ThreadRole role, TopicPartition tp, long bytes,
-                                String path, Throwable thrown, Culprit culprit) {
+    /** A new event of the op's type if a recording wants it, else null. */
+    private static Event enabledEvent(int op) {
         Event event = OpEvents.create(op);
-        if (!event.isEnabled()) {
-            return;
-        }
+        return event.isEnabled() ? event : null;
+    }
+
+    private static void commit(Event event, int op, long durationNanos, ThreadRole role, TopicPartition tp, long bytes,
+                               String path, Throwable thrown, Culprit culprit) {
         OpEvents.set(event, OpEventField.OP, OpKind.name(op));
         OpEvents.set(event, OpEventField.OP_DURATION, durationNanos);
         OpEvents.set(event, OpEventField.THREAD_ROLE, role.label());

@@ -6,8 +6,6 @@ import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
 import io.stallscope.agent.report.blame.Culprit;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,7 +16,8 @@ import java.util.function.Consumer;
  * ones dropped are counted and named in the next line that gets through, so a storm is visible
  * without flooding server.log. A stall is one line: slow ops that end inside another op still open on
  * the same thread (the roll's snapshot_take and its snapshot_write) are named in the enclosing op's line
- * instead of taking lines of their own from the budget.
+ * instead of taking lines of their own from the budget. Which line an op gets, and whether the budget has room, is
+ * decided on the op's thread ({@link #line}); formatting and writing ({@link #write}) can happen on another.
  */
 public final class SlowOpLog {
     private static final long MINUTE = 60_000_000_000L;
@@ -47,14 +46,10 @@ public final class SlowOpLog {
      */
     public void slow(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
                      long bytes, String path, Throwable thrown, ThreadState state, long lockWaitNanos, Culprit culprit) {
-        Inner inner = take(state);
-        if (state.enclosedByTimedOp()) {
-            // an enclosing op is still timing: this one becomes part of its line
-            state.slowInner = inner.add(op, durationNanos);
-            return;
+        SlowOpLine line = line(op, durationNanos, thread, role, tp, bytes, path, thrown, state, lockWaitNanos);
+        if (line != null) {
+            write(line, culprit);
         }
-        write(format(op, durationNanos, thread, role, tp, bytes, path, thrown, inner.describe(), 0, lockWaitNanos,
-            culprit));
     }
 
     /**
@@ -62,18 +57,50 @@ public final class SlowOpLog {
      * threshold being higher than theirs), the longest of them gets the line, naming the others.
      */
     public void notSlow(String thread, ThreadRole role, TopicPartition tp, ThreadState state) {
-        if (state.enclosedByTimedOp() || !(state.slowInner instanceof Inner)) {
-            return;
+        SlowOpLine line = notSlowLine(thread, role, tp, state);
+        if (line != null) {
+            write(line, null);
         }
-        Inner inner = take(state);
+    }
+
+    /**
+     * On the op's thread, cheap: the line a slow op gets, or null when it goes into the line of an op still open
+     * around it, or when the budget is spent this minute (then it is counted, and named in the next line written).
+     */
+    SlowOpLine line(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp, long bytes,
+                    String path, Throwable thrown, ThreadState state, long lockWaitNanos) {
+        InnerOps inner = take(state);
+        if (state.enclosedByTimedOp()) {
+            // an enclosing op is still timing: this one becomes part of its line
+            state.slowInner = inner.add(op, durationNanos);
+            return null;
+        }
+        return admitted() ? new SlowOpLine(op, durationNanos, thread, role, tp, bytes, path, thrown, inner,
+            lockWaitNanos) : null;
+    }
+
+    /** On the op's thread: {@link #notSlow}'s line, or null. */
+    SlowOpLine notSlowLine(String thread, ThreadRole role, TopicPartition tp, ThreadState state) {
+        if (state.enclosedByTimedOp() || !(state.slowInner instanceof InnerOps)) {
+            return null;
+        }
+        InnerOps inner = take(state);
         int longest = inner.longest();
         long duration = inner.durations.get(longest);
         int op = inner.ops.get(longest);
         inner.remove(longest);
-        write(format(op, duration, thread, role, tp, -1, null, null, inner.describe(), 0, -1, null));
+        return admitted() ? new SlowOpLine(op, duration, thread, role, tp, -1, null, null, inner, -1) : null;
     }
 
-    private void write(String line) {
+    /** Formats the line and writes it, with the number of lines dropped over the budget since the last one. */
+    void write(SlowOpLine line, Culprit culprit) {
+        long dropped = suppressed.getAndSet(0);
+        warn.accept(format(line.op, line.durationNanos, line.thread, line.role, line.tp, line.bytes, line.path,
+            line.thrown, line.inner.describe(), dropped, line.lockWaitNanos, culprit));
+    }
+
+    /** Whether a line fits this minute's budget; one that does not is counted. */
+    private boolean admitted() {
         long now = System.nanoTime();
         long start = windowStart.get();
         if (now - start >= MINUTE && windowStart.compareAndSet(start, now)) {
@@ -81,17 +108,16 @@ public final class SlowOpLog {
         }
         if (inWindow.incrementAndGet() > perMinute) {
             suppressed.incrementAndGet();
-            return;
+            return false;
         }
-        long dropped = suppressed.getAndSet(0);
-        warn.accept(dropped == 0 ? line : line + dropped(dropped));
+        return true;
     }
 
-    private static Inner take(ThreadState state) {
+    private static InnerOps take(ThreadState state) {
         Object pending = state.slowInner;
         state.slowInner = null;
-        // a state left from an earlier attach holds another class loader's Inner: start afresh
-        return pending instanceof Inner ? (Inner) pending : new Inner();
+        // each attach gives threads fresh states (HookSession), so whatever is pending here is this attach's
+        return pending instanceof InnerOps ? (InnerOps) pending : new InnerOps();
     }
 
     static String format(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp,
@@ -138,47 +164,7 @@ public final class SlowOpLog {
         return " (" + dropped + " more slow ops not logged: over slow.log.per.minute)";
     }
 
-    private static String millis(long nanos) {
+    static String millis(long nanos) {
         return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
-    }
-
-    /** Slow ops that ended inside one still open, in the order they ended (innermost first). */
-    private static final class Inner {
-        final List<Integer> ops = new ArrayList<>(2);
-        final List<Long> durations = new ArrayList<>(2);
-
-        Inner add(int op, long durationNanos) {
-            ops.add(op);
-            durations.add(durationNanos);
-            return this;
-        }
-
-        int longest() {
-            int best = 0;
-            for (int i = 1; i < durations.size(); i++) {
-                if (durations.get(i) > durations.get(best)) {
-                    best = i;
-                }
-            }
-            return best;
-        }
-
-        void remove(int i) {
-            ops.remove(i);
-            durations.remove(i);
-        }
-
-        /** "snapshot_take:215.003ms,snapshot_write:212.503ms", the enclosing ones first; null when empty. */
-        String describe() {
-            if (ops.isEmpty()) {
-                return null;
-            }
-            StringBuilder sb = new StringBuilder();
-            for (int i = ops.size() - 1; i >= 0; i--) {
-                sb.append(sb.length() == 0 ? "" : ",").append(OpKind.name(ops.get(i))).append(':')
-                    .append(millis(durations.get(i))).append("ms");
-            }
-            return sb.toString();
-        }
     }
 }

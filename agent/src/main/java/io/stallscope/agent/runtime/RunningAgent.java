@@ -44,6 +44,7 @@ final class RunningAgent {
     private final BrokerLog log;
     private final String startupLine;
     private KnownLogDirs logDirs;
+    private OpRecorder recorder;
     private StopStartBreakdown breakdown = StopStartBreakdown.off();
     private HoleDetection holes;
     private SafepointReporting safepoints = SafepointReporting.off("off");
@@ -173,6 +174,7 @@ final class RunningAgent {
         }
         RunningAgent agent = new RunningAgent(instrumenter, mitigations, endpoint, jmx, log, line, capture);
         agent.logDirs = logDirs;
+        agent.recorder = recorder;
         agent.breakdown = breakdown;
         agent.holes = holes;
         agent.safepoints = safepoints;
@@ -221,6 +223,9 @@ final class RunningAgent {
         }
         safepoints.stop();
         Hooks.install(null);
+        if (recorder != null) {
+            recorder.close(); // the slow ops' reporting thread, after the last line queued is written
+        }
         if (capture != null) {
             capture.stop();
         }

@@ -6,8 +6,6 @@ import io.stallscope.agent.bootstrap.OpSink;
 import io.stallscope.agent.bootstrap.ThreadState;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.report.SlowOpLog;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -16,19 +14,9 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The hooks tell the sink whether an op ended inside another one, so a nested stall is one slow-op line. */
-class HooksNestingTest {
+class HooksNestingTest extends UsesHooks {
     private final List<String> lines = new ArrayList<>();
     private final SlowOpLog slowLog = new SlowOpLog(lines::add, 60);
-
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
-
-    @AfterEach
-    void uninstall() {
-        Hooks.install(null);
-    }
 
     @Test
     void aRollContainingTheSnapshotIsOneLineNamingTheInnerOps() {

@@ -3,7 +3,6 @@ package io.stallscope.agent.runtime;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
@@ -20,26 +19,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * their subjects, a ring of its recent long ops; a slow op naming another thread's op of the same file, and
  * nothing else; and none of it allocating on the fast path.
  */
-class InFlightOpsTest {
+class InFlightOpsTest extends UsesHooks {
     private static final String NETWORK_THREAD = "data-plane-kafka-network-thread-1-ListenerName(PLAINTEXT)-PLAINTEXT-0";
     private static final String SEGMENT = "/var/lib/kafka/data/orders-0/00000000000000000000.log";
     private static final String OTHER_PARTITION = "/mnt/disk2/kafka/payments-3/00000000000000000000.log";
 
-    private final List<Thread> workers = new ArrayList<>();
-    private final CountDownLatch release = new CountDownLatch(1);
-
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
+    private final Workers workers = new Workers();
+    private final CountDownLatch release = workers.release;
 
     @AfterEach
     void stop() throws InterruptedException {
-        release.countDown();
-        for (Thread t : workers) {
-            t.join(10_000);
-        }
-        Hooks.install(null);
+        workers.releaseAll();
     }
 
     @Test
@@ -168,10 +158,6 @@ class InFlightOpsTest {
     }
 
     private Thread worker(String name, Runnable body) {
-        Thread t = new Thread(body, name);
-        t.setDaemon(true);
-        workers.add(t);
-        t.start();
-        return t;
+        return workers.start(name, body);
     }
 }

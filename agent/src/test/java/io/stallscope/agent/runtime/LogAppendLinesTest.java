@@ -4,8 +4,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
+import io.stallscope.agent.bootstrap.OpSink;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * inside keeping their own lines; and KAFKA-9693's victim named behind the rolling handler's snapshot_write, in the
  * line and the metric.
  */
-class LogAppendLinesTest {
+class LogAppendLinesTest extends UsesHooks {
     private static final String LOG = "/var/lib/kafka/data/orders-0";
     private static final String SEGMENT = LOG + "/00000000000000000000.log";
     private static final String SNAPSHOT = LOG + "/00000000000000004096.snapshot";
@@ -33,26 +33,23 @@ class LogAppendLinesTest {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final CountDownLatch release = new CountDownLatch(1);
 
-    @BeforeAll
-    static void hooksOnTheBootstrapClassPath() {
-        HooksOnBootstrap.ensure();
-    }
-
     @AfterEach
-    void uninstall() {
+    void releaseTheRoller() {
         release.countDown();
-        Hooks.install(null);
     }
 
     @Test
     void aSlowWriteInsideAnAppendHasItsOwnLineAndTheAppendNone() throws Exception {
-        Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
+        OpSink recorder = RecorderSink.withLines(registry, OPTIONS, lines);
+        Hooks.install(recorder);
         long append = Hooks.enter(Op.LOG_APPEND, LOG);
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT);
         Pauses.sleepAtLeast(30);
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
+        RecorderSink.drain(recorder);
         assertThat(lines).as("written as the write ends, not held for the append").hasSize(1);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
+        RecorderSink.drain(recorder);
 
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).startsWith("slow op=records_append ").contains("path=" + SEGMENT)
@@ -61,12 +58,14 @@ class LogAppendLinesTest {
 
     @Test
     void anAppendThatWaitedBeforeItsWriteIsSlowWithItsLockWait() throws Exception {
-        Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
+        OpSink recorder = RecorderSink.withLines(registry, OPTIONS, lines);
+        Hooks.install(recorder);
         long append = Hooks.enter(Op.LOG_APPEND, LOG);
         Pauses.sleepAtLeast(30); // queued for the log's lock
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT);
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
+        RecorderSink.drain(recorder);
 
         assertThat(lines).hasSize(1);
         Matcher m = Pattern.compile("^slow op=log_append duration_ms=([0-9.]+) .* lock_wait_ms=([0-9.]+)").matcher(lines.get(0));
@@ -79,7 +78,8 @@ class LogAppendLinesTest {
 
     @Test
     void theAppendWaitingForTheLockNamesTheRollingHandlersSnapshotWrite() throws Exception {
-        Hooks.install(RecorderSink.withLines(registry, OPTIONS, lines));
+        OpSink recorder = RecorderSink.withLines(registry, OPTIONS, lines);
+        Hooks.install(recorder);
         CountDownLatch writing = new CountDownLatch(1);
         CountDownLatch victimQueued = new CountDownLatch(1);
         CountDownLatch rolled = new CountDownLatch(1);
@@ -105,6 +105,7 @@ class LogAppendLinesTest {
         long write = Hooks.enter(Op.RECORDS_APPEND, SEGMENT); // the lock is free now
         Hooks.exit(Op.RECORDS_APPEND, write, SEGMENT, 100, null);
         Hooks.exit(Op.LOG_APPEND, append, LOG, -1, null);
+        RecorderSink.drain(recorder);
 
         String victim = lines.stream().filter(l -> l.contains("thread=\"" + Thread.currentThread().getName() + "\""))
             .filter(l -> l.startsWith("slow op=log_append ")).findFirst().orElseThrow(() -> new AssertionError(lines));

@@ -30,6 +30,19 @@ final class Traces {
         return stateOf(thread) != null;
     }
 
+    /** How many states the registry keeps now, and how many of them belong to threads that have died. */
+    static int[] registeredAndDead() {
+        List<ThreadState> all = ThreadRegistry.registered();
+        int dead = 0;
+        for (ThreadState state : all) {
+            Thread owner = state.owner();
+            if (owner == null || !owner.isAlive()) {
+                dead++;
+            }
+        }
+        return new int[] {all.size(), dead};
+    }
+
     /** The thread's open ops, then its ring newest first: "op depth running|ended subject". */
     static List<String> opsOf(Thread thread) {
         ThreadState state = stateOf(thread);

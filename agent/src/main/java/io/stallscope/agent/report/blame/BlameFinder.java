@@ -1,16 +1,15 @@
 package io.stallscope.agent.report.blame;
 
-import io.stallscope.agent.bootstrap.OpTrace;
 import io.stallscope.agent.bootstrap.ThreadRegistry;
 import io.stallscope.agent.bootstrap.ThreadState;
 import io.stallscope.agent.model.SubjectPaths;
-import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.ThreadRoles;
 
 /**
  * Names the op a slow op waited behind, from what every other thread that runs timed ops is doing and has just
- * done ({@link ThreadRegistry}). Runs on the slow path only, on the thread whose op was slow: it reads each
- * thread's state without stopping it, and skips a thread whose state changed while it was read.
+ * done ({@link ThreadRegistry}), in two steps: {@link #copy} on the thread whose op was slow (each other thread's
+ * state read once, without stopping it; a thread whose state changed while it was read is skipped), then
+ * {@link #rank}, which resolves paths and may run on another thread.
  */
 public final class BlameFinder {
     private final ThreadRoles roles;
@@ -19,28 +18,22 @@ public final class BlameFinder {
         this.roles = roles;
     }
 
-    /** The most likely culprit of {@code op}, which ran [start, end] on {@code self}'s thread on {@code path}, or null. */
-    public Culprit find(int op, ThreadState self, String path, long start, long end, LogDirDevices devices) {
-        OverlapRanking ranking = new OverlapRanking(op, path, start, end, System.nanoTime(), SubjectPaths::pathOf,
-            devices);
-        if (!ranking.applies()) {
-            return null;
-        }
-        OpTrace trace = new OpTrace();
-        for (ThreadState other : ThreadRegistry.live()) {
-            Thread owner = other.owner();
-            if (other == self || owner == null || !other.read(trace) || trace.size() == 0) {
-                continue;
-            }
-            String name = owner.getName();
-            ranking.consider(name, roleOf(other, name), trace);
-        }
-        return ranking.culprit();
+    /**
+     * On the slow op's thread: the other threads' ops during [start, end], or null when {@code path} is in no
+     * partition directory (nothing could be named, so no thread is read).
+     */
+    public Overlapping copy(ThreadState self, String path, long start, long end) {
+        return OpPlace.of(path) == null ? null : Overlapping.copy(self, start, end, System.nanoTime());
     }
 
-    private String roleOf(ThreadState state, String name) {
-        int cached = state.role;
-        // the role the thread's own sink cached, if it is for this name; otherwise classify it here
-        return cached >= 0 && state.roleName == name ? ThreadRole.of(cached).label() : roles.classify(name).label();
+    /** The most likely culprit of {@code op}, which ran on {@code path}, among the copied ops; or null. */
+    public Culprit rank(int op, String path, Overlapping overlapping, LogDirDevices devices) {
+        return overlapping == null ? null
+            : overlapping.rank(op, path, SubjectPaths::pathOf, devices, name -> roles.classify(name).label());
+    }
+
+    /** Both steps at once: the most likely culprit of {@code op}, which ran [start, end] on {@code path}, or null. */
+    public Culprit find(int op, ThreadState self, String path, long start, long end, LogDirDevices devices) {
+        return rank(op, path, copy(self, path, start, end), devices);
     }
 }

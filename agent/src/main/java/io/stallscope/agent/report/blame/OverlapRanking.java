@@ -9,7 +9,8 @@ import java.util.function.Function;
  * Ranks other threads' ops against one slow op and names the most likely culprit. An op is a candidate when it
  * shares the slow op's file, log or device ({@link Scope}) and ran at the same time for at least
  * {@link #MIN_OVERLAP_NANOS}, and it (or an op around it on its thread) was already running when the slow op
- * began. The narrowest scope wins, then the longest overlap. Within the winning thread the
+ * began. On the device alone it must also have waited on the disk itself, and not as the slow op did
+ * ({@link DiskWait}): another append stalled by the same device is a co-victim, not a cause. The narrowest scope wins, then the longest overlap. Within the winning thread the
  * op named is the innermost one at that scope that covered at least half of its thread's overlap: the handler
  * rolling a log is named by its snapshot_write when the fsync took the time. Nothing shared, or nothing at the
  * same time: no culprit, never a guess. A wait for a log's lock ({@link Op#LOG_APPEND}'s own time) is behind only
@@ -23,6 +24,7 @@ public final class OverlapRanking {
     private final Function<Object, String> pathOf;
     private final LogDirDevices devices;
     private final OpPlace victim;
+    private final int victimOp;
     /** The victim waited for its log's lock: only that lock's holder can be named. */
     private final boolean lockWait;
     private final long victimStart;
@@ -40,6 +42,7 @@ public final class OverlapRanking {
     public OverlapRanking(int victimOp, String victimPath, long victimStart, long victimEnd, long now,
                           Function<Object, String> pathOf, LogDirDevices devices) {
         this.victim = OpPlace.of(victimPath);
+        this.victimOp = victimOp;
         this.lockWait = victimOp == Op.LOG_APPEND;
         this.victimStart = victimStart;
         this.victimEnd = victimEnd;
@@ -73,7 +76,8 @@ public final class OverlapRanking {
             }
             OpPlace place = OpPlace.of(pathOf.apply(ops.subject(i)));
             Scope scope = place == null ? null : victim.sharedWith(place, devices);
-            if (scope == null || lockWait && (scope == Scope.DEVICE || !holdsLogLock(ops, i))) {
+            if (scope == null || lockWait && (scope == Scope.DEVICE || !holdsLogLock(ops, i))
+                || scope == Scope.DEVICE && !DiskWait.canHoldUpOnDevice(ops.op(i), victimOp)) {
                 continue;
             }
             scopes[i] = scope;

@@ -6,7 +6,10 @@ public enum Scope {
     FILE("file", "of the same file"),
     /** The same partition directory: the log's lock (a roll and its snapshot while appends wait). */
     LOG("log", "of the same log"),
-    /** The same log dir, or log dirs on the same device: one queue of disk requests. */
+    /**
+     * The same log dir, or log dirs on the same device: one queue of disk requests. Named only for an op that waited
+     * on the disk itself (an fsync, a read) and not as the slow op did.
+     */
     DEVICE("device", "on the same device");
 
     private final String label;

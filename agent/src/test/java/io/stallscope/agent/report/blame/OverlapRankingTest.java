@@ -98,6 +98,33 @@ class OverlapRankingTest {
     }
 
     @Test
+    void onTheDeviceACoVictimWaitingAsTheSlowOpDidIsNeverNamedAFlushOrReadIs() {
+        // the whole device stalls: the append to another partition that stalled first is no cause of this one
+        assertThat(Threads.victim(SEGMENT, 100, 520)
+            .thread("handler-2", "request_handler").op(Op.RECORDS_APPEND, 0, NEIGHBOUR, 0, 600)
+            .thread("handler-4", "request_handler").op(Op.INDEX_RESIZE, 0, DIR + "/payments-3/1.index", 0, 600)
+            .culprit()).isNull();
+        // an fsync of another partition on the device overlapping it is named, even beside a longer co-victim
+        Culprit flush = Threads.victim(SEGMENT, 100, 520)
+            .thread("handler-2", "request_handler").op(Op.RECORDS_APPEND, 0, NEIGHBOUR, 0, 600)
+            .thread("kafka-scheduler-0", "scheduler").op(Op.SEGMENT_FLUSH, 0, NEIGHBOUR, 90, 300).culprit();
+        assertThat(flush.op()).isEqualTo(Op.SEGMENT_FLUSH);
+        assertThat(flush.scope()).isEqualTo(Scope.DEVICE);
+        assertThat(flush.overlapNanos()).isEqualTo(200 * MS);
+        // a slow fsync behind another partition's fsync: two co-victims; behind a cold sendfile: named
+        assertThat(Threads.victim(Op.SEGMENT_FLUSH, SEGMENT, 100, 520)
+            .thread("kafka-scheduler-1", "scheduler").op(Op.SNAPSHOT_FLUSH, 0, DIR + "/payments-3/1.snapshot", 0, 600)
+            .culprit()).isNull();
+        assertThat(Threads.victim(Op.SEGMENT_FLUSH, SEGMENT, 100, 520)
+            .thread("net-1", "network").op(Op.TRANSFER_TO, 0, NEIGHBOUR, 0, 600)
+            .culprit().op()).isEqualTo(Op.TRANSFER_TO);
+        // the same file and the same log keep their pairings whatever the ops: LINE's write behind a sendfile
+        assertThat(Threads.victim(Op.TRANSFER_TO, SEGMENT, 100, 520)
+            .thread("handler-3", "request_handler").op(Op.RECORDS_APPEND, 0, SEGMENT, 0, 600)
+            .culprit().scope()).isEqualTo(Scope.FILE);
+    }
+
+    @Test
     void nothingOverlappingInTimeNamesNoCulprit() {
         assertThat(Threads.victim(SEGMENT, 100, 520)
             .thread("net-1", "network").op(Op.TRANSFER_TO, 0, SEGMENT, 0, 100)           // ended as it began

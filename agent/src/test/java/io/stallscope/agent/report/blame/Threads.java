@@ -33,6 +33,11 @@ final class Threads {
         return victim(victimPath, startMs, endMs, endMs, LogDirDevices.NONE);
     }
 
+    /** A slow {@code victimOp} (an {@link Op}) on {@code victimPath} that ran [startMs, endMs]. */
+    static Threads victim(int victimOp, String victimPath, long startMs, long endMs) {
+        return new Threads(victimOp, victimPath, startMs, endMs, endMs, LogDirDevices.NONE);
+    }
+
     /** An append of the log {@code logPath} slow for its wait for the log's lock, [startMs, endMs]. */
     static Threads lockWait(String logPath, long startMs, long endMs) {
         return new Threads(Op.LOG_APPEND, logPath, startMs, endMs, endMs, LogDirDevices.NONE);

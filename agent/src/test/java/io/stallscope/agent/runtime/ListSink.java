@@ -1,0 +1,34 @@
+package io.stallscope.agent.runtime;
+
+import io.stallscope.agent.bootstrap.OpSink;
+import io.stallscope.agent.bootstrap.ThreadState;
+import io.stallscope.agent.model.OpKind;
+
+import java.util.List;
+
+/**
+ * Keeps "op duration_ns" for every op recorded and "failed op: error" for every advice failure. A class of its own,
+ * loaded only once the hooks are on the bootstrap class path.
+ */
+final class ListSink implements OpSink {
+    private final List<String> recorded;
+
+    private ListSink(List<String> recorded) {
+        this.recorded = recorded;
+    }
+
+    static OpSink of(List<String> recorded) {
+        return new ListSink(recorded);
+    }
+
+    @Override
+    public void record(int op, long startNanos, long durationNanos, Object subject, long bytes, Throwable thrown,
+                       ThreadState thread) {
+        recorded.add(OpKind.name(op) + " " + durationNanos);
+    }
+
+    @Override
+    public void adviceFailed(int op, Throwable error) {
+        recorded.add("failed " + op + ": " + error.getClass().getSimpleName());
+    }
+}
