@@ -141,7 +141,7 @@ public final class ReferenceTables {
             .append("(period everyChunk) and once when a log dir is first learned; `stallscope.LogHole` (fields partition, ")
             .append("firstMissing, lastMissing, missing, segment, segmentBytes, nextSegment, nextSegmentBytes) for each ")
             .append("power-cut hole found at recovery; `stallscope.SafepointSync` ")
-            .append("(fields safepointId, operation, syncStart, syncTime, runningAtStart, threads) for each safepoint ")
+            .append("(fields safepointId, operation, syncStart, syncTime, runningAtStart, threads, behindThread, behindOp, behindPath) for each safepoint ")
             .append("whose synchronization took `slow.threshold.safepoint_sync` or more, written about a second later.\n");
         sb.append("\n").append(END).append("\n");
         return sb.toString();

@@ -22,7 +22,7 @@ final class SafepointLines {
         this.perMinute = perMinute;
     }
 
-    void slow(SafepointSync sync) {
+    void slow(SafepointSync sync, SafepointHolder holder) {
         long now = System.nanoTime();
         if (now - windowStart >= MINUTE) {
             windowStart = now;
@@ -32,7 +32,7 @@ final class SafepointLines {
             suppressed++;
             return;
         }
-        String line = format(sync);
+        String line = format(sync, holder);
         if (suppressed > 0) {
             line += " (" + suppressed + " more slow safepoints not logged: over slow.log.per.minute)";
             suppressed = 0;
@@ -40,7 +40,8 @@ final class SafepointLines {
         warn.accept(line);
     }
 
-    static String format(SafepointSync sync) {
+    /** @param holder the thread that most likely held the safepoint up, or null: then the line names none */
+    static String format(SafepointSync sync, SafepointHolder holder) {
         StringBuilder sb = new StringBuilder(160);
         sb.append("slow op=safepoint_sync duration_ms=")
             .append(String.format(Locale.ROOT, "%.3f", sync.syncNanos / 1e6))
@@ -52,7 +53,8 @@ final class SafepointLines {
         if (sync.initialRunning >= 0) {
             sb.append(" running_at_start=").append(sync.initialRunning);
         }
-        sb.append(": time to safepoint, every thread of the broker stopped while the last ones still ran");
+        sb.append(": ").append(holder == null ? "every thread of the broker waited for the last ones to stop"
+            : holder.describe());
         return sb.toString();
     }
 }

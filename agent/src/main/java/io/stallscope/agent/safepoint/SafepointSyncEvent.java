@@ -42,4 +42,14 @@ public final class SafepointSyncEvent extends Event {
 
     @Label("Threads")
     public int threads;
+
+    @Label("Behind Thread")
+    @Description("The thread whose index lookup ran all through the sync, the one most likely holding it up; null when none")
+    public String behindThread;
+
+    @Label("Behind Op")
+    public String behindOp;
+
+    @Label("Behind Path")
+    public String behindPath;
 }

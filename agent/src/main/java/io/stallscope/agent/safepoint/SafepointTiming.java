@@ -1,6 +1,8 @@
 package io.stallscope.agent.safepoint;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.stallscope.agent.bootstrap.ThreadRegistry;
+import io.stallscope.agent.model.OpKind;
 import jdk.jfr.consumer.RecordedEvent;
 
 import java.time.Instant;
@@ -12,7 +14,7 @@ import java.util.function.Consumer;
 
 /**
  * Times every safepoint's synchronization from the JVM's own JFR events, in process: the histogram, and a slow line
- * and JFR event for each one at or over the threshold. What held a safepoint up stops the whole broker, and neither
+ * and JFR event for each one at or over the threshold, naming the thread whose index lookup held it up. What held a safepoint up stops the whole broker, and neither
  * Kafka's metrics nor the GC log say so. Only loaded when the JVM has the jdk.jfr module.
  */
 public final class SafepointTiming implements AutoCloseable {
@@ -49,10 +51,14 @@ public final class SafepointTiming implements AutoCloseable {
             metrics.record(sync);
             if (sync.syncNanos >= thresholdNanos) {
                 slowPath.execute(() -> {
+                    // looked for as soon as the JVM's events arrive: a thread's ring keeps only its last long ops
+                    long start = SafepointHolder.toNanoTime(sync.startEpochNanos);
+                    SafepointHolder holder = SafepointHolder.find(start, start + sync.syncNanos,
+                        SafepointHolder.liveThreads(ThreadRegistry.live()));
                     if (jfrEvents) {
-                        commit(sync);
+                        commit(sync, holder);
                     }
-                    lines.slow(sync);
+                    lines.slow(sync, holder);
                 });
             }
         });
@@ -95,7 +101,7 @@ public final class SafepointTiming implements AutoCloseable {
         };
     }
 
-    private static void commit(SafepointSync sync) {
+    private static void commit(SafepointSync sync, SafepointHolder holder) {
         SafepointSyncEvent event = new SafepointSyncEvent();
         if (!event.isEnabled()) {
             return;
@@ -106,6 +112,11 @@ public final class SafepointTiming implements AutoCloseable {
         event.syncTime = sync.syncNanos;
         event.runningAtStart = sync.initialRunning;
         event.threads = sync.totalThreads;
+        if (holder != null) {
+            event.behindThread = holder.thread;
+            event.behindOp = OpKind.name(holder.op);
+            event.behindPath = holder.path;
+        }
         event.commit();
     }
 
