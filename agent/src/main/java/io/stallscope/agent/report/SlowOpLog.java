@@ -1,14 +1,13 @@
 package io.stallscope.agent.report;
 
 import io.stallscope.agent.bootstrap.ThreadState;
+import io.stallscope.agent.logging.LineBudget;
 import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
 import io.stallscope.agent.report.blame.Culprit;
 
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -20,18 +19,13 @@ import java.util.function.Consumer;
  * decided on the op's thread ({@link #line}); formatting and writing ({@link #write}) can happen on another.
  */
 public final class SlowOpLog {
-    private static final long MINUTE = 60_000_000_000L;
-
     private final Consumer<String> warn;
-    private final int perMinute;
-    private final AtomicLong windowStart = new AtomicLong(System.nanoTime());
-    private final AtomicInteger inWindow = new AtomicInteger();
-    private final AtomicLong suppressed = new AtomicLong();
+    private final LineBudget budget;
 
     /** @param warn where a line goes: the broker log's WARN level */
     public SlowOpLog(Consumer<String> warn, int perMinute) {
         this.warn = warn;
-        this.perMinute = perMinute;
+        this.budget = new LineBudget(perMinute);
     }
 
     /** A slow op ended on this thread; {@code state} is the thread's (its open count already lowered). */
@@ -75,7 +69,7 @@ public final class SlowOpLog {
             state.slowInner = inner.add(op, durationNanos);
             return null;
         }
-        return admitted() ? new SlowOpLine(op, durationNanos, thread, role, tp, bytes, path, thrown, inner,
+        return budget.admit() ? new SlowOpLine(op, durationNanos, thread, role, tp, bytes, path, thrown, inner,
             lockWaitNanos) : null;
     }
 
@@ -89,28 +83,14 @@ public final class SlowOpLog {
         long duration = inner.durations.get(longest);
         int op = inner.ops.get(longest);
         inner.remove(longest);
-        return admitted() ? new SlowOpLine(op, duration, thread, role, tp, -1, null, null, inner, -1) : null;
+        return budget.admit() ? new SlowOpLine(op, duration, thread, role, tp, -1, null, null, inner, -1) : null;
     }
 
     /** Formats the line and writes it, with the number of lines dropped over the budget since the last one. */
     void write(SlowOpLine line, Culprit culprit) {
-        long dropped = suppressed.getAndSet(0);
+        long dropped = budget.takeSuppressed();
         warn.accept(format(line.op, line.durationNanos, line.thread, line.role, line.tp, line.bytes, line.path,
             line.thrown, line.inner.describe(), dropped, line.lockWaitNanos, culprit));
-    }
-
-    /** Whether a line fits this minute's budget; one that does not is counted. */
-    private boolean admitted() {
-        long now = System.nanoTime();
-        long start = windowStart.get();
-        if (now - start >= MINUTE && windowStart.compareAndSet(start, now)) {
-            inWindow.set(0);
-        }
-        if (inWindow.incrementAndGet() > perMinute) {
-            suppressed.incrementAndGet();
-            return false;
-        }
-        return true;
     }
 
     private static InnerOps take(ThreadState state) {

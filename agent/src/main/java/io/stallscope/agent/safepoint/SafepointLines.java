@@ -1,41 +1,31 @@
 package io.stallscope.agent.safepoint;
 
+import io.stallscope.agent.logging.LineBudget;
+
 import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
  * The slow line of a safepoint whose synchronization took at least the threshold, at most {@code perMinute} a
  * minute (slow.log.per.minute, as for ops); the ones over it are counted and named in the next line that gets out.
- * Called from one thread, the timing's slow path.
  */
 final class SafepointLines {
-    private static final long MINUTE = 60_000_000_000L;
-
     private final Consumer<String> warn;
-    private final int perMinute;
-    private long windowStart = System.nanoTime();
-    private int inWindow;
-    private long suppressed;
+    private final LineBudget budget;
 
     SafepointLines(Consumer<String> warn, int perMinute) {
         this.warn = warn;
-        this.perMinute = perMinute;
+        this.budget = new LineBudget(perMinute);
     }
 
     void slow(SafepointSync sync, SafepointHolder holder) {
-        long now = System.nanoTime();
-        if (now - windowStart >= MINUTE) {
-            windowStart = now;
-            inWindow = 0;
-        }
-        if (++inWindow > perMinute) {
-            suppressed++;
+        if (!budget.admit()) {
             return;
         }
         String line = format(sync, holder);
+        long suppressed = budget.takeSuppressed();
         if (suppressed > 0) {
             line += " (" + suppressed + " more slow safepoints not logged: over slow.log.per.minute)";
-            suppressed = 0;
         }
         warn.accept(line);
     }
