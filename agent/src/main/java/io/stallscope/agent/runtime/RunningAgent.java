@@ -27,6 +27,7 @@ import io.stallscope.agent.holes.HoleDetection;
 import net.bytebuddy.pool.TypePool;
 
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -109,8 +110,9 @@ final class RunningAgent {
         Hooks.install(recorder);
         Instrumenter instrumenter = new Instrumenter(inst, log);
         instrumenter.install(plans);
-        Mitigations mitigations = Mitigations.install(options, inst, resolver,
-            new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
+        MitigationMetrics mitigationMetrics = new MitigationMetrics(registry, log);
+        Mitigations mitigations = Mitigations.install(options, inst, resolver, mitigationMetrics, log,
+            Environment.kafkaVersion());
         SafepointReporting safepoints = SafepointReporting.start(registry, options, jfr, log, problems);
         StopStartBreakdown breakdown = StopStartBreakdown.off();
         if (options.stopStartBreakdown()) {
@@ -122,7 +124,9 @@ final class RunningAgent {
         }
         HoleDetection holes = null;
         try {
-            holes = HoleDetection.install(inst, resolver, registry, log, jfr);
+            holes = HoleDetection.install(inst, resolver, registry, log, jfr, !options.mitigate("hole-repair") ? null
+                : new HoleDetection.RepairSettings(options.holeRepairQuarantineDir() == null ? null
+                    : Paths.get(options.holeRepairQuarantineDir()), mitigationMetrics));
         } catch (Throwable t) {
             problems.add("hole detection not started (" + t + ")");
         }
