@@ -11,13 +11,16 @@ import io.stallscope.agent.kafka.Resolution;
 import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.mitigate.MitigationMetrics;
+import net.bytebuddy.agent.ByteBuddyAgent;
 import net.bytebuddy.asm.Advice;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.instrument.Instrumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -177,6 +180,22 @@ class HoleRepairTest {
         }
         assertThat(wrong).isEmpty();
         assertThat(checked).isEqualTo(KafkaJars.catalog().size());
+    }
+
+    /** The start-up line's clause: whether hole-repair is on, and where its quarantine goes. */
+    @Test
+    void theStartupClauseSaysWhetherHoleRepairIsOn() throws Exception {
+        Instrumentation inst = ByteBuddyAgent.install();
+        try (KafkaJars jars = KafkaJars.of("3.6.2")) {
+            TargetResolver resolver = new TargetResolver(jars.pool(), "3.6.2");
+            HoleDetection off = HoleDetection.install(inst, resolver, registry, BrokerLog.get(), false, null);
+            off.stop();
+            assertThat(off.summary()).isEqualTo("hole detection on");
+            HoleDetection on = HoleDetection.install(inst, resolver, registry, BrokerLog.get(), false,
+                new HoleDetection.RepairSettings(Paths.get("/data/q"), metrics));
+            on.stop();
+            assertThat(on.summary()).startsWith("hole detection on; hole-repair on (").contains("/data/q");
+        }
     }
 
     private void install(Path quarantineDir) {
