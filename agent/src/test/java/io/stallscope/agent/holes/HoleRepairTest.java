@@ -111,10 +111,9 @@ class HoleRepairTest {
             Path compacted = writeCutLog(kafka, tmp.resolve("dir1").resolve("orders-3"));
             assertThat(KafkaRecoveryTest.load(kafka, compacted, true)).isEqualTo(20);
 
-            Path whole = Files.createDirectories(tmp.resolve("dir2").resolve("orders-3"));
-            kafka.append(whole.resolve(KafkaRecordsWriter.name(0)), 0, 10);
-            kafka.append(whole.resolve(KafkaRecordsWriter.name(10)), 10, 5);
-            assertThat(KafkaRecoveryTest.load(kafka, whole, false)).isEqualTo(15);
+            Path whole = tmp.resolve("dir2").resolve("orders-3");
+            kafka.writeLog(whole, 10, 15);
+            assertThat(KafkaRecoveryTest.load(kafka, whole, false)).isEqualTo(20);
         }
         assertThat(tmp.resolve("q")).doesNotExist();
         assertThat(warnings).isEmpty();
@@ -211,13 +210,7 @@ class HoleRepairTest {
 
     /** Offsets 0-2 kept and 3-9 cut in the first segment, 10-14 and 15-19 in two later ones: one hole. */
     private static Path writeCutLog(KafkaRecordsWriter kafka, Path log) throws Exception {
-        Files.createDirectories(log);
-        Path first = log.resolve(KafkaRecordsWriter.name(0));
-        long boundary = kafka.append(first, 0, 3);
-        kafka.append(first, 3, 7);
-        kafka.append(log.resolve(KafkaRecordsWriter.name(10)), 10, 5);
-        kafka.append(log.resolve(KafkaRecordsWriter.name(15)), 15, 5);
-        HolesOnEveryVersionTest.truncate(first, boundary);
+        HolesOnEveryVersionTest.truncate(log.resolve(KafkaRecordsWriter.name(0)), kafka.writeLog(log, 10, 15));
         return log;
     }
 
