@@ -49,8 +49,8 @@ public final class HoleDetection {
         Resolution recoverLog = repair == null ? null : resolver.resolve(KafkaTargets.RECOVER_LOG);
         boolean repairs = recoverLog != null && recoverLog.isResolved();
         HoleDetector detector = new HoleDetector(new HoleReport(registry, log::warn, log::error, jfr ? new HoleJfr() : null));
-        HoleHooks.install(detector, repairs ? new HoleRepair(repair.quarantineDir, log::warn, repair.metrics,
-            System::currentTimeMillis) : null);
+        HoleHooks.install(detector, repairs ? new HoleRepair(repair.quarantineDir, repair.logDirRoots, log::warn,
+            repair.metrics, System::currentTimeMillis) : null);
         Map<String, List<AsmVisitorWrapper>> byType = new LinkedHashMap<>();
         AsmVisitorWrapper segmentAdvice = Advice.to(repairs ? SegmentRepairAdvice.class : SegmentRecoveredAdvice.class)
             .on(KafkaTargets.SEGMENT_RECOVERED.advisable());
@@ -74,13 +74,18 @@ public final class HoleDetection {
                 + "); recovery is Kafka's own"));
     }
 
-    /** What mitigate=hole-repair needs: where the quarantine goes (null: next to each log dir) and its counters. */
+    /**
+     * What mitigate=hole-repair needs: where the quarantine goes (null: next to each log dir), the broker's configured
+     * log dirs (none of which may hold it) and its counters.
+     */
     public static final class RepairSettings {
         final Path quarantineDir;
+        final List<Path> logDirRoots;
         final MitigationMetrics metrics;
 
-        public RepairSettings(Path quarantineDir, MitigationMetrics metrics) {
+        public RepairSettings(Path quarantineDir, List<Path> logDirRoots, MitigationMetrics metrics) {
             this.quarantineDir = quarantineDir;
+            this.logDirRoots = logDirRoots;
             this.metrics = metrics;
         }
     }

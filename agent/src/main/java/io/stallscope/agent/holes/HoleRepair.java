@@ -23,13 +23,17 @@ final class HoleRepair {
     static final int TRUNCATE = 1;
 
     private final Path quarantineRoot;
+    /** The broker's log.dirs as its command line names them (best effort): no quarantine goes inside one. */
+    private final List<Path> logDirRoots;
     private final Consumer<String> warn;
     private final MitigationMetrics metrics;
     private final LongSupplier clock;
 
     /** quarantineRoot null: next to each log dir, as LOGDIR.stallscope-quarantine. */
-    HoleRepair(Path quarantineRoot, Consumer<String> warn, MitigationMetrics metrics, LongSupplier clock) {
+    HoleRepair(Path quarantineRoot, List<Path> logDirRoots, Consumer<String> warn, MitigationMetrics metrics,
+               LongSupplier clock) {
         this.quarantineRoot = quarantineRoot;
+        this.logDirRoots = logDirRoots;
         this.warn = warn;
         this.metrics = metrics;
         this.clock = clock;
@@ -57,10 +61,15 @@ final class HoleRepair {
             : logDir.resolveSibling(logDir.getFileName() + ".stallscope-quarantine");
         Path target = root.resolve(hole.partition() + "-" + clock.getAsLong());
         String stock = "; the log stays as stock Kafka keeps it, serving past the hole";
-        if (target.startsWith(logDir)) {
+        Path inside = target.startsWith(logDir) ? logDir : null;
+        for (Path other : logDirRoots) {
+            Path configured = other.toAbsolutePath().normalize();
+            inside = inside == null && target.startsWith(configured) ? configured : inside;
+        }
+        if (inside != null) {
             metrics.event(NAME, "skipped_quarantine_in_log_dir");
             warn.accept("hole-repair not done in " + hole.partition() + ": the quarantine " + target + " is inside the"
-                + " log dir " + logDir + ", where Kafka's loadLogs fails on it" + stock);
+                + " log dir " + inside + ", where Kafka's loadLogs fails on it" + stock);
             return kafkas;
         }
         List<Path> linked;

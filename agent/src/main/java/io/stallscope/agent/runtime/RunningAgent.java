@@ -12,6 +12,7 @@ import io.stallscope.agent.instrument.Instrumenter;
 import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
 import io.stallscope.agent.kafka.TargetResolver;
+import io.stallscope.agent.logdir.ConfiguredLogDirs;
 import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.mitigate.MitigationMetrics;
@@ -27,6 +28,7 @@ import io.stallscope.agent.holes.HoleDetection;
 import net.bytebuddy.pool.TypePool;
 
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -126,7 +128,7 @@ final class RunningAgent {
         try {
             holes = HoleDetection.install(inst, resolver, registry, log, jfr, !options.mitigate("hole-repair") ? null
                 : new HoleDetection.RepairSettings(options.holeRepairQuarantineDir() == null ? null
-                    : Paths.get(options.holeRepairQuarantineDir()), mitigationMetrics));
+                    : Paths.get(options.holeRepairQuarantineDir()), configuredLogDirs(), mitigationMetrics));
         } catch (Throwable t) {
             problems.add("hole detection not started (" + t + ")");
         }
@@ -244,5 +246,14 @@ final class RunningAgent {
             + (capture == null ? "" : ", profiler stopped");
         log.info(message);
         return message;
+    }
+
+    /** The broker's log.dirs from its command line, for hole-repair's check that no quarantine goes inside one. */
+    private static List<Path> configuredLogDirs() {
+        List<Path> dirs = new ArrayList<>();
+        for (String dir : ConfiguredLogDirs.fromCommandLine()) {
+            dirs.add(Paths.get(dir));
+        }
+        return dirs;
     }
 }

@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -137,17 +138,23 @@ class HoleRepairTest {
         assertThat(warnings).anyMatch(w -> w.startsWith("hole-repair not done in orders-3: could not hard-link"));
     }
 
-    /** A quarantine inside the log dir would stop Kafka's next loadLogs: never used. */
+    /** A quarantine inside the log dir, or inside another of the broker's log dirs, would stop Kafka's next loadLogs. */
     @Test
-    void aQuarantineInsideTheLogDirIsRefused(@TempDir Path tmp) throws Exception {
+    void aQuarantineInsideALogDirIsRefused(@TempDir Path tmp) throws Exception {
         String version = "4.1.2";
         try (KafkaRecordsWriter kafka = KafkaRecordsWriter.withStorage(version, repairWoven(version))) {
             install(tmp.resolve("dir").resolve("quarantine"));
             Path log = writeCutLog(kafka, tmp.resolve("dir").resolve("orders-3"));
             assertThat(KafkaRecoveryTest.load(kafka, log, false)).isEqualTo(20);
+
+            install(tmp.resolve("other").resolve("quarantine"), tmp.resolve("dir2"), tmp.resolve("other"));
+            Path log2 = writeCutLog(kafka, tmp.resolve("dir2").resolve("orders-3"));
+            assertThat(KafkaRecoveryTest.load(kafka, log2, false)).isEqualTo(20);
         }
         assertThat(tmp.resolve("dir").resolve("quarantine")).doesNotExist();
-        assertThat(events("skipped_quarantine_in_log_dir")).isEqualTo(1);
+        assertThat(tmp.resolve("other").resolve("quarantine")).doesNotExist();
+        assertThat(events("skipped_quarantine_in_log_dir")).isEqualTo(2);
+        assertThat(warnings).anyMatch(w -> w.contains("is inside the log dir " + tmp.resolve("other")));
     }
 
     /**
@@ -191,14 +198,14 @@ class HoleRepairTest {
             off.stop();
             assertThat(off.summary()).isEqualTo("hole detection on");
             HoleDetection on = HoleDetection.install(inst, resolver, registry, BrokerLog.get(), false,
-                new HoleDetection.RepairSettings(Paths.get("/data/q"), metrics));
+                new HoleDetection.RepairSettings(Paths.get("/data/q"), Collections.emptyList(), metrics));
             on.stop();
             assertThat(on.summary()).startsWith("hole detection on; hole-repair on (").contains("/data/q");
         }
     }
 
-    private void install(Path quarantineDir) {
-        HoleRepair repair = new HoleRepair(quarantineDir, warnings::add, metrics, () -> NOW);
+    private void install(Path quarantineDir, Path... logDirRoots) {
+        HoleRepair repair = new HoleRepair(quarantineDir, Arrays.asList(logDirRoots), warnings::add, metrics, () -> NOW);
         HoleHooks.install(new HoleDetector(new HoleReport(registry, warnings::add, errors::add, null)), repair);
     }
 
