@@ -254,6 +254,11 @@ public final class AgentOptions {
         return (Integer) get(Options.MITIGATE_ROLL_FLUSH_MAX_PENDING);
     }
 
+    /** hole-repair's quarantine directory, or null when not set (then one next to each log dir). */
+    public String holeRepairQuarantineDir() {
+        return (String) values.get(Options.MITIGATE_HOLE_REPAIR_QUARANTINE_DIR);
+    }
+
     public boolean stopStartBreakdown() {
         return (Boolean) get(Options.STOP_START_BREAKDOWN);
     }

@@ -32,6 +32,7 @@ public final class Options {
     public static final String MITIGATE_PREFETCH_MAX_WAIT = "mitigate.prefetch.max.wait";
     public static final String MITIGATE_PREFETCH_CHECK_LOCKS = "mitigate.prefetch.check.locks";
     public static final String MITIGATE_PREFETCH_AHEAD_BYTES = "mitigate.prefetch.ahead.bytes";
+    public static final String MITIGATE_HOLE_REPAIR_QUARANTINE_DIR = "mitigate.hole-repair.quarantine.dir";
     public static final String STOP_START_BREAKDOWN = "stop.start.breakdown";
     public static final String STOP_PROGRESS = "stop.progress";
     public static final String SAFEPOINT_TIMING = "safepoint.timing";
@@ -50,7 +51,7 @@ public final class Options {
     /** The recorders profile.engine= accepts. */
     public static final List<String> PROFILE_ENGINES = List.of("auto", "async-profiler", "jfr");
     /** The mitigations mitigate= accepts. */
-    public static final List<String> MITIGATIONS = List.of("roll-flush", "prefetch");
+    public static final List<String> MITIGATIONS = List.of("roll-flush", "prefetch", "hole-repair");
     /**
      * Options an earlier version took and this one does not, with why: each is ignored with one clause in the
      * start-up line instead of being refused, so that a broker's old setting neither stops it (strict=true)
@@ -98,8 +99,11 @@ public final class Options {
             "Refuse to start the JVM on a bad option instead of starting without the agent.", Values::bool));
         all.add(new OptionSpec(MITIGATE, "none",
             "Mitigations to apply: none, or a list of roll-flush (Kafka 2.8-3.6: the producer-state snapshot"
-                + " fsync leaves the roll, as in 3.7) and prefetch (warm the page cache for fetches on the"
-                + " request handler, not the network thread). See Mitigations.", Options::mitigations));
+                + " fsync leaves the roll, as in 3.7), prefetch (warm the page cache for fetches on the"
+                + " request handler, not the network thread) and hole-repair (a power-cut hole found at recovery"
+                + " truncates the log at it through Kafka's corrupt-batch path, the later segments hard-linked into a"
+                + " quarantine first; with no other replica their records are dropped). See Mitigations.",
+            Options::mitigations));
         all.add(new OptionSpec(MITIGATE_ROLL_FLUSH_MAX_PENDING, "1000",
             "roll-flush: most snapshot fsyncs waiting for their log's flush (1 to 100000); beyond, they run"
                 + " inline as in Kafka.", v -> BoundedValues.intIn(v, 1, 100_000)));
@@ -124,6 +128,10 @@ public final class Options {
             Values::bool));
         all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
             "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));
+        all.add(new OptionSpec(MITIGATE_HOLE_REPAIR_QUARANTINE_DIR, "(LOGDIR.stallscope-quarantine, next to each log dir)",
+            "hole-repair: where the later segments' files are hard-linked before Kafka deletes them; outside every"
+                + " log dir (Kafka refuses a log dir holding a directory it cannot parse) and on the log dir's file"
+                + " system (a hard link cannot cross one: then the log stays as stock Kafka keeps it).", Values::text));
         all.add(new OptionSpec(STOP_START_BREAKDOWN, "true",
             "Write where the broker's stop and start went (flush, close, checkpoints, loading, recovery, per log dir,"
                 + " the slowest logs) to its log and as JFR events. See Stop and start.", Values::bool));

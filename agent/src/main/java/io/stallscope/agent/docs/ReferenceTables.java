@@ -69,7 +69,9 @@ public final class ReferenceTables {
                 + "with `mitigate.prefetch.check.locks=true` `lock_checked`, `under_partition_lock`, `under_state_change_lock`, `on_purgatory_thread` and `from_purgatory`; "
                 + "roll-flush: `deferred`, `flushed`, `flushed_renamed` (its log dir was renamed meanwhile), `vanished`, "
                 + "`io_error`, `not_found_kept` (not found, not proven deleted: stays pending), "
-                + "`inline_max_pending`, `inline_detached`; "
+                + "`inline_max_pending`, `inline_detached`; hole-repair: `repaired` (the later segments quarantined, the log"
+                + " truncated at the hole), `link_failed`, `skipped_quarantine_in_log_dir`, `skipped_unproven` (each left as"
+                + " stock Kafka keeps it); "
                 + "`error` in any"},
         new String[] {"stallscope_safepoint_sync_seconds", "histogram, buckets 10 us to 10 s", "operation",
             "time to safepoint, from the JVM asking every thread to stop to the last one stopping, by the VM operation "

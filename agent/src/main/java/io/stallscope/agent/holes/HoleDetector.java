@@ -22,11 +22,12 @@ final class HoleDetector {
         this.report = report;
     }
 
-    void recovered(Object self, Object kafkaSegment, Object arg1, int truncatedBytes)
+    /** The hole found below the recovered segment, or null (none, or one that cannot be judged). */
+    Found recovered(Object self, Object kafkaSegment, Object arg1, int truncatedBytes)
         throws ReflectiveOperationException, IOException {
         if (truncatedBytes > 0) {
             report.checked("truncated");
-            return;
+            return null;
         }
         File file = RecoveredLog.file(kafkaSegment);
         Path dir = file.toPath().toAbsolutePath().getParent();
@@ -34,25 +35,41 @@ final class HoleDetector {
         Segment next = LogScan.nextAfter(dir, base);
         if (next == null) {
             report.checked("last_segment");
-            return;
+            return null;
         }
         Segment segment = new Segment(file.toPath(), base, RecoveredLog.nextOffset(kafkaSegment), Files.size(file.toPath()));
         String dirName = dir.getFileName().toString();
         String partition = PartitionDirs.partitionOf(dirName);
         Object holder = RecoveredLog.holder(self, arg1);
         LogDirFacts facts = LogDirFacts.read(dir.getParent());
-        boolean compacted = (holder != null && Boolean.TRUE.equals(RecoveredLog.compacted(holder))) || facts.cleaned(partition);
-        long logStart = holder == null ? -1 : RecoveredLog.logStartOffset(holder);
-        if (logStart < 0) {
-            logStart = facts.logStart(partition);
-        }
+        Boolean kafkaCompacted = holder == null ? null : RecoveredLog.compacted(holder);
+        boolean compacted = Boolean.TRUE.equals(kafkaCompacted) || facts.cleaned(partition);
+        long kafkaLogStart = holder == null ? -1 : RecoveredLog.logStartOffset(holder);
+        long logStart = kafkaLogStart >= 0 ? kafkaLogStart : facts.logStart(partition);
         Hole hole = HoleRule.between(partition, logStart, segment, next);
         if (hole == null) {
             report.checked("no_gap");
-        } else if (HoleRule.unverifiable(dirName, compacted) != null) {
+            return null;
+        }
+        if (HoleRule.unverifiable(dirName, compacted) != null) {
             report.checked("unverifiable");
-        } else {
-            report.hole(hole, counted.add(segment.file()), reported.add(dir));
+            return null;
+        }
+        report.hole(hole, counted.add(segment.file()), reported.add(dir));
+        return new Found(hole, dir, Boolean.FALSE.equals(kafkaCompacted) && kafkaLogStart >= 0);
+    }
+
+    /** A hole at recovery, and whether Kafka's own objects said the log is not compacted and where it starts. */
+    static final class Found {
+        final Hole hole;
+        final Path partitionDir;
+        /** False when the config or the log start came from the checkpoint files or not at all: no repair then. */
+        final boolean judgedOnKafkasOwnState;
+
+        Found(Hole hole, Path partitionDir, boolean judgedOnKafkasOwnState) {
+            this.hole = hole;
+            this.partitionDir = partitionDir;
+            this.judgedOnKafkasOwnState = judgedOnKafkasOwnState;
         }
     }
 

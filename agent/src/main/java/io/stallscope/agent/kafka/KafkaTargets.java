@@ -244,6 +244,18 @@ public final class KafkaTargets {
             .and(returns(int.class)))
         .build();
 
+    /**
+     * mitigate=hole-repair: the loop over the segments past the recovery point after an unclean stop, the only caller
+     * of recoverSegment that acts on its return value (a positive one deletes every later segment). The load path also
+     * calls recoverSegment (a missing index, swap files) and ignores the value, so the repair is armed only inside
+     * this method: Log.recoverLog()J in 2.8, LogLoader$.recoverLog(LoadLogParams) in 3.0-3.1, LogLoader.recoverLog()
+     * in 3.2-3.9 (kafka.log) and from 4.0 (kafka-storage). Its Scala lambdas are static and not matched.
+     */
+    public static final KafkaTarget RECOVER_LOG = KafkaTarget.named("holes.recover.log", "LogLoader.recoverLog()")
+        .in(LOG + "Log", LOG + "LogLoader$", LOG + "LogLoader", STORAGE + "LogLoader")
+        .shape(named("recoverLog").and(not(isStatic())))
+        .build();
+
     // ---- stop/start breakdown (stopstart): where a broker's stop and start go ----
 
     /** The log manager's stop; 4.4 (Java) adds shutdown(), which calls shutdown(long): counted once. */
@@ -339,7 +351,7 @@ public final class KafkaTargets {
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
             FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
-            LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED));
+            LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 
     /** The stop/start breakdown's entries, in the order its catalog test lists them. */

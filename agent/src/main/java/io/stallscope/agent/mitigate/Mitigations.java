@@ -68,6 +68,10 @@ public final class Mitigations {
                 all.addAll(m.transformations());
             }
         }
+        if (options.mitigate("hole-repair")) {
+            // woven with the hole detection, which finds what it repairs: its state is in that clause of the line
+            status.add("hole-repair with the hole detection");
+        }
         Mitigations mitigations = new Mitigations(inst, log, status, rollFlush);
         if (!all.byType().isEmpty()) {
             mitigations.transformer = weave(all, inst, metrics, log);

@@ -12,6 +12,7 @@ import io.stallscope.agent.instrument.Instrumenter;
 import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
 import io.stallscope.agent.kafka.TargetResolver;
+import io.stallscope.agent.logdir.ConfiguredLogDirs;
 import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.mitigate.MitigationMetrics;
@@ -27,6 +28,8 @@ import io.stallscope.agent.holes.HoleDetection;
 import net.bytebuddy.pool.TypePool;
 
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -110,8 +113,9 @@ final class RunningAgent {
         Hooks.install(recorder);
         Instrumenter instrumenter = new Instrumenter(inst, log);
         instrumenter.install(plans);
-        Mitigations mitigations = Mitigations.install(options, inst, resolver,
-            new MitigationMetrics(registry, log), log, Environment.kafkaVersion());
+        MitigationMetrics mitigationMetrics = new MitigationMetrics(registry, log);
+        Mitigations mitigations = Mitigations.install(options, inst, resolver, mitigationMetrics, log,
+            Environment.kafkaVersion());
         SafepointReporting safepoints = SafepointReporting.start(registry, options, jfr, log, problems);
         StopStartBreakdown breakdown = StopStartBreakdown.off();
         if (options.stopStartBreakdown()) {
@@ -123,7 +127,9 @@ final class RunningAgent {
         }
         HoleDetection holes = null;
         try {
-            holes = HoleDetection.install(inst, resolver, registry, log, jfr);
+            holes = HoleDetection.install(inst, resolver, registry, log, jfr, !options.mitigate("hole-repair") ? null
+                : new HoleDetection.RepairSettings(options.holeRepairQuarantineDir() == null ? null
+                    : Paths.get(options.holeRepairQuarantineDir()), configuredLogDirs(), mitigationMetrics));
         } catch (Throwable t) {
             problems.add("hole detection not started (" + t + ")");
         }
@@ -245,5 +251,14 @@ final class RunningAgent {
             + (capture == null ? "" : ", profiler stopped");
         log.info(message);
         return message;
+    }
+
+    /** The broker's log.dirs from its command line, for hole-repair's check that no quarantine goes inside one. */
+    private static List<Path> configuredLogDirs() {
+        List<Path> dirs = new ArrayList<>();
+        for (String dir : ConfiguredLogDirs.fromCommandLine()) {
+            dirs.add(Paths.get(dir));
+        }
+        return dirs;
     }
 }

@@ -24,6 +24,18 @@ class MitigationOptionsTest {
         assertThat(o.rollFlushMaxPending()).isEqualTo(1000);
         assertThat(o.prefetchMaxBytes()).isEqualTo(1L << 20);
         assertThat(o.prefetchMinBytes()).isEqualTo(4096);
+        assertThat(o.mitigate("hole-repair")).as("the detection alone changes nothing").isFalse();
+        assertThat(o.holeRepairQuarantineDir()).isNull();
+    }
+
+    @Test
+    void holeRepairIsAskedForByNameWithItsQuarantineDir() throws Exception {
+        AgentOptions o = parse("mitigate=hole-repair,mitigate.hole-repair.quarantine.dir=/data/quarantine");
+        assertThat(o.mitigate("hole-repair")).isTrue();
+        assertThat(o.mitigate("roll-flush")).isFalse();
+        assertThat(o.holeRepairQuarantineDir()).isEqualTo("/data/quarantine");
+        assertThatThrownBy(() -> parse("mitigate=hole-repiar"))
+            .hasMessageContaining("did you mean 'hole-repair'");
     }
 
     @Test

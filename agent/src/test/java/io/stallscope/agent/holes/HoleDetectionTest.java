@@ -207,12 +207,7 @@ class HoleDetectionTest {
 
     /** The same, not cut; returns where the first batch ends. */
     private static long writeLog(KafkaRecordsWriter kafka, Path log) throws Exception {
-        Files.createDirectories(log);
-        Path first = log.resolve(KafkaRecordsWriter.name(0));
-        long boundary = kafka.append(first, 0, 3);
-        kafka.append(first, 3, 7);
-        kafka.append(log.resolve(KafkaRecordsWriter.name(10)), 10, 5);
-        return boundary;
+        return kafka.writeLog(log, 10);
     }
 
     /** Kafka's LogSegment.open(dir, baseOffset, LogConfig, Time, fileAlreadyExists, initFileSize, preallocate, suffix). */

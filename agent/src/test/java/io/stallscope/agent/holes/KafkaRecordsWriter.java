@@ -102,6 +102,21 @@ final class KafkaRecordsWriter implements AutoCloseable {
         return Files.size(segment);
     }
 
+    /**
+     * A log in partition directory log (created): offsets 0-2 and 3-9 in its first segment, 5 offsets from each of
+     * laterBases in a segment of its own. Returns where the batch of 0-2 ends, the boundary a cut keeps.
+     */
+    long writeLog(Path log, long... laterBases) throws Exception {
+        Files.createDirectories(log);
+        Path first = log.resolve(name(0));
+        long boundary = append(first, 0, 3);
+        append(first, 3, 7);
+        for (long base : laterBases) {
+            append(log.resolve(name(base)), base, 5);
+        }
+        return boundary;
+    }
+
     /** Kafka's own reading of the segment: every batch's next offset, in order. */
     List<Long> nextOffsets(Path segment) throws Exception {
         Object file = fileRecords.getMethod("open", File.class).invoke(null, segment.toFile());

@@ -7,7 +7,9 @@ import io.stallscope.agent.kafka.KafkaReleases;
 import io.stallscope.agent.kafka.KafkaTargets;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.pool.TypePool;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * hook, with the real loader as its instance, says so once.
  */
 class KafkaRecoveryTest {
-    private static final String STORAGE = "org.apache.kafka.storage.internals.log.";
+    static final String STORAGE = "org.apache.kafka.storage.internals.log.";
     private final List<String> warnings = new CopyOnWriteArrayList<>();
     private final List<String> errors = new CopyOnWriteArrayList<>();
 
@@ -103,6 +105,11 @@ class KafkaRecoveryTest {
 
     /** The version's LogLoader with the detection's advice on recoverSegment, as the agent's transformer weaves it. */
     private static byte[] weaveLogLoader(String version) throws Exception {
+        return weaveLogLoader(version, Advice.to(SegmentRecoveredAdvice.class).on(KafkaTargets.SEGMENT_RECOVERED.advisable()));
+    }
+
+    /** The version's (4.x, kafka-storage) LogLoader with these visitors, as the agent's transformer weaves them. */
+    static byte[] weaveLogLoader(String version, AsmVisitorWrapper... visitors) throws Exception {
         Path jars = KafkaJars.root().resolve(version);
         List<ClassFileLocator> locators = new ArrayList<>();
         for (String jar : new String[] {"kafka-storage", "kafka-server-common", "kafka-clients"}) {
@@ -112,17 +119,19 @@ class KafkaRecoveryTest {
         locators.add(ClassFileLocator.ForClassLoader.of(SegmentRecoveredAdvice.class.getClassLoader()));
         ClassFileLocator locator = new ClassFileLocator.Compound(locators);
         try {
-            return new ByteBuddy().with(TypeValidation.DISABLED)
-                .redefine(TypePool.Default.of(locator).describe(STORAGE + "LogLoader").resolve(), locator)
-                .visit(Advice.to(SegmentRecoveredAdvice.class).on(KafkaTargets.SEGMENT_RECOVERED.advisable()))
-                .make().getBytes();
+            DynamicType.Builder<?> builder = new ByteBuddy().with(TypeValidation.DISABLED)
+                .redefine(TypePool.Default.of(locator).describe(STORAGE + "LogLoader").resolve(), locator);
+            for (AsmVisitorWrapper visitor : visitors) {
+                builder = builder.visit(visitor);
+            }
+            return builder.make().getBytes();
         } finally {
             locator.close();
         }
     }
 
     /** Kafka's LogLoader.load() after an unclean shutdown, recovery point 0; returns the log end it settles on. */
-    private static long load(KafkaRecordsWriter kafka, Path log, boolean compacted) throws Exception {
+    static long load(KafkaRecordsWriter kafka, Path log, boolean compacted) throws Exception {
         Class<?> tpType = kafka.kafkaClass("org.apache.kafka.common.TopicPartition");
         Object tp = tpType.getConstructor(String.class, int.class).newInstance("orders", 3);
         Map<String, String> props = new HashMap<>();
