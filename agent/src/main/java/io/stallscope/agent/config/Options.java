@@ -128,10 +128,12 @@ public final class Options {
             Values::bool));
         all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
             "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));
-        all.add(new OptionSpec(MITIGATE_HOLE_REPAIR_QUARANTINE_DIR, "(LOGDIR.stallscope-quarantine, next to each log dir)",
-            "hole-repair: where the later segments' files are hard-linked before Kafka deletes them; outside every"
-                + " log dir (Kafka refuses a log dir holding a directory it cannot parse) and on the log dir's file"
-                + " system (a hard link cannot cross one: then the log stays as stock Kafka keeps it).", Values::text));
+        all.add(new OptionSpec(MITIGATE_HOLE_REPAIR_QUARANTINE_DIR, "(PARTITIONDIR/stallscope-quarantine-MILLIS)",
+            "hole-repair: where the later segments' files are hard-linked before Kafka deletes them. By default inside"
+                + " the partition dir (its file system; Kafka's loaders skip sub-directories there; deleted with the"
+                + " partition). A directory given here must be outside every log dir (Kafka refuses a log dir holding a"
+                + " directory it cannot parse) and on the log dir's file system (a hard link cannot cross one: then the"
+                + " log stays as stock Kafka keeps it).", Values::text));
         all.add(new OptionSpec(STOP_START_BREAKDOWN, "true",
             "Write where the broker's stop and start went (flush, close, checkpoints, loading, recovery, per log dir,"
                 + " the slowest logs) to its log and as JFR events. See Stop and start.", Values::bool));

@@ -69,7 +69,7 @@ public final class HoleDetection {
         return new HoleDetection(inst, transformer, "hole detection on" + (repair == null ? ""
             : repairs ? "; hole-repair on (a log with a hole is truncated at it through Kafka's corrupt-batch path, the"
                 + " later segments hard-linked first into " + (repair.quarantineDir == null
-                    ? "LOGDIR.stallscope-quarantine" : repair.quarantineDir.toString()) + ")"
+                    ? "PARTITIONDIR/" + HoleRepair.QUARANTINE_PREFIX + "MILLIS" : repair.quarantineDir.toString()) + ")"
             : "; hole-repair skipped: no " + KafkaTargets.RECOVER_LOG.describe() + " (" + recoverLog.reason()
                 + "); recovery is Kafka's own"));
     }

@@ -13,12 +13,14 @@ import java.util.function.LongSupplier;
  * return from recoverSegment makes Kafka delete every later segment, and the load then cuts the leader-epoch cache to
  * the new log end, rebuilds the producer state and the high watermark is clamped to it; a replica fetches the missing
  * offsets again from the leader. Before that value is handed back the files Kafka will delete are hard-linked into a
- * quarantine directory outside the log dir (Kafka's loadLogs fails on a directory it cannot parse inside one). When
+ * quarantine directory, by default one inside the partition dir (see {@link #act}). When
  * anything is not certain (a compacted or unknown config, a log start inside the gap, a link that fails) Kafka's own
  * value goes back and the log stays as stock Kafka keeps it.
  */
 final class HoleRepair {
     static final String NAME = "hole-repair";
+    /** The default quarantine, a sub-directory of the partition dir: PARTITIONDIR/stallscope-quarantine-MILLIS. */
+    static final String QUARANTINE_PREFIX = "stallscope-quarantine-";
     /** Kafka acts only on "> 0"; the bytes are not otherwise used. */
     static final int TRUNCATE = 1;
 
@@ -29,7 +31,7 @@ final class HoleRepair {
     private final MitigationMetrics metrics;
     private final LongSupplier clock;
 
-    /** quarantineRoot null: next to each log dir, as LOGDIR.stallscope-quarantine. */
+    /** quarantineRoot null: inside each partition dir, as stallscope-quarantine-MILLIS. */
     HoleRepair(Path quarantineRoot, List<Path> logDirRoots, Consumer<String> warn, MitigationMetrics metrics,
                LongSupplier clock) {
         this.quarantineRoot = quarantineRoot;
@@ -56,15 +58,22 @@ final class HoleRepair {
             metrics.event(NAME, "skipped_unproven");
             return kafkas;
         }
-        Path logDir = found.partitionDir.getParent().toAbsolutePath().normalize();
-        Path root = quarantineRoot != null ? quarantineRoot.toAbsolutePath().normalize()
-            : logDir.resolveSibling(logDir.getFileName() + ".stallscope-quarantine");
-        Path target = root.resolve(hole.partition() + "-" + clock.getAsLong());
         String stock = "; the log stays as stock Kafka keeps it, serving past the hole";
-        Path inside = target.startsWith(logDir) ? logDir : null;
-        for (Path other : logDirRoots) {
-            Path configured = other.toAbsolutePath().normalize();
-            inside = inside == null && target.startsWith(configured) ? configured : inside;
+        Path target;
+        Path inside = null;
+        if (quarantineRoot == null) {
+            // In the partition dir itself: always the segments' file system, so a link cannot fail across devices
+            // (a log dir is often a mount point of its own), and every Kafka 2.8-4.4 loader reads only the files of a
+            // partition dir, skipping its sub-directories. It goes with the partition when Kafka deletes or moves it.
+            target = found.partitionDir.resolve(QUARANTINE_PREFIX + clock.getAsLong());
+        } else {
+            Path logDir = found.partitionDir.getParent().toAbsolutePath().normalize();
+            target = quarantineRoot.toAbsolutePath().normalize().resolve(hole.partition() + "-" + clock.getAsLong());
+            inside = target.startsWith(logDir) ? logDir : null;
+            for (Path other : logDirRoots) {
+                Path configured = other.toAbsolutePath().normalize();
+                inside = inside == null && target.startsWith(configured) ? configured : inside;
+            }
         }
         if (inside != null) {
             metrics.event(NAME, "skipped_quarantine_in_log_dir");
@@ -78,8 +87,8 @@ final class HoleRepair {
         } catch (IOException | RuntimeException e) {
             metrics.event(NAME, "link_failed");
             warn.accept("hole-repair not done in " + hole.partition() + ": could not hard-link the later segments into "
-                + target + " (" + e + "; a hard link needs the same file system: set "
-                + "mitigate.hole-repair.quarantine.dir to a directory on the log dir's file system, outside it)" + stock);
+                + target + " (" + e + (quarantineRoot == null ? "" : "; a hard link needs the same file system:"
+                + " mitigate.hole-repair.quarantine.dir must be on the log dir's, outside it, or unset") + ")" + stock);
             return kafkas;
         }
         metrics.event(NAME, "repaired");

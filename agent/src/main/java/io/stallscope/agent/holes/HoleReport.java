@@ -52,7 +52,8 @@ final class HoleReport {
         }
         if (firstInLog) {
             logs.incrementAndGet();
-            warn.accept(hole.describe() + ". Found at recovery; stock Kafka does not repair it: see docs/kafka-power-cut-hole.md");
+            warn.accept(hole.describe() + ". Found at recovery; Kafka does not repair it (mitigate=hole-repair can): see"
+                + " docs/kafka-power-cut-hole.md");
         }
         if (jfr != null && newHole) {
             jfr.hole(hole);

@@ -63,7 +63,7 @@ class HoleRepairTest {
                 Path stock = writeCutLog(kafka, tmp.resolve("stock-" + version).resolve("orders-3"));
                 HoleHooks.install(new HoleDetector(new HoleReport(registry, warnings::add, errors::add, null)));
                 assertThat(KafkaRecoveryTest.load(kafka, stock, false)).as(version + ": without the option").isEqualTo(20);
-                assertThat(tmp.resolve("stock-" + version + ".stallscope-quarantine")).doesNotExist();
+                assertThat(quarantines(stock)).as(version + ": no quarantine without the option").isEmpty();
                 assertThat(warnings).as(version + ": the detection alone").hasSize(1);
                 warnings.clear();
 
@@ -80,7 +80,7 @@ class HoleRepairTest {
                 assertThat(KafkaRecoveryTest.load(kafka, log, false)).as(version + ": the log end is the hole's first offset")
                     .isEqualTo(3);
 
-                Path quarantine = tmp.resolve(version + ".stallscope-quarantine").resolve("orders-3-" + NOW);
+                Path quarantine = log.resolve(HoleRepair.QUARANTINE_PREFIX + NOW);
                 for (Map.Entry<String, Object> e : inodes.entrySet()) {
                     Path link = quarantine.resolve(e.getKey());
                     assertThat(Files.getAttribute(link, "unix:ino")).as(version + " " + e.getKey()).isEqualTo(e.getValue());
@@ -95,6 +95,11 @@ class HoleRepairTest {
                 assertThat(warnings.get(1)).as(version).startsWith("hole-repair: orders-3 truncated to offset 3 through"
                     + " Kafka's corrupt-batch path").contains(quarantine.toString())
                     .contains("the records after the hole are dropped, which stock Kafka serves");
+                // the next start loads the partition dir with the quarantine in it: Kafka's loader skips the directory
+                warnings.clear();
+                assertThat(KafkaRecoveryTest.load(kafka, log, false)).as(version + ": loaded again").isEqualTo(3);
+                assertThat(warnings).as(version + ": nothing to repair the second time").isEmpty();
+                assertThat(names(quarantine)).contains("00000000000000000010.log");
                 ran.add(version);
             }
         }
@@ -138,7 +143,10 @@ class HoleRepairTest {
         assertThat(warnings).anyMatch(w -> w.startsWith("hole-repair not done in orders-3: could not hard-link"));
     }
 
-    /** A quarantine inside the log dir, or inside another of the broker's log dirs, would stop Kafka's next loadLogs. */
+    /**
+     * A quarantine dir given in the option inside the log dir, or inside another of the broker's log dirs, would stop
+     * Kafka's next loadLogs (the default one is inside the partition dir, where the loaders skip directories).
+     */
     @Test
     void aQuarantineInsideALogDirIsRefused(@TempDir Path tmp) throws Exception {
         String version = "4.1.2";
@@ -201,6 +209,12 @@ class HoleRepairTest {
                 new HoleDetection.RepairSettings(Paths.get("/data/q"), Collections.emptyList(), metrics));
             on.stop();
             assertThat(on.summary()).startsWith("hole detection on; hole-repair on (").contains("/data/q");
+        }
+    }
+
+    private static List<Path> quarantines(Path partitionDir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(partitionDir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(HoleRepair.QUARANTINE_PREFIX)).toList();
         }
     }
 
