@@ -19,6 +19,7 @@ import io.stallscope.agent.report.blame.Culprit;
 import io.stallscope.agent.report.blame.KnownLogDirDevices;
 import io.stallscope.agent.report.blame.LogDirDevices;
 import io.stallscope.agent.report.blame.Overlapping;
+import io.stallscope.agent.report.jfr.ForeignRecordings;
 import io.stallscope.agent.report.jfr.OpEventField;
 import io.stallscope.agent.report.jfr.OpEvents;
 import jdk.jfr.Event;
@@ -197,6 +198,9 @@ public final class OpRecorder implements OpSink {
 
     /** A new event of the op's type if a recording wants it, else null. */
     private static Event enabledEvent(int op) {
+        if (ForeignRecordings.onlyOwn()) {
+            return null; // only the agent's own safepoint stream runs: no one asked for op events
+        }
         Event event = OpEvents.create(op);
         return event.isEnabled() ? event : null;
     }

@@ -1,10 +1,16 @@
 package io.stallscope.agent.safepoint;
 
+import io.stallscope.agent.report.jfr.ForeignRecordings;
 import jdk.jfr.EventSettings;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.RecordedEvent;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -18,9 +24,12 @@ final class SafepointStream implements AutoCloseable {
     static final String OPERATION = "jdk.ExecuteVMOperation";
 
     private final AutoCloseable stream;
+    /** The id of the recording under the stream. */
+    private final Set<Long> own;
 
-    private SafepointStream(AutoCloseable stream) {
+    private SafepointStream(AutoCloseable stream, Set<Long> own) {
         this.stream = stream;
+        this.own = own;
     }
 
     /**
@@ -46,22 +55,43 @@ final class SafepointStream implements AutoCloseable {
             }
             // Nothing else is named here, on purpose: a setting this stream gave any other event would replace the
             // default (on) that a recording without a setting for it, e.g. one from default.jfc, gives the agent's
-            // op events, and they would vanish from the operator's recordings. So while the stream runs, the
-            // agent's op events (ops past jfr.threshold) are committed as if a recording were running.
+            // op events, and they would vanish from the operator's recordings. The agent asks ForeignRecordings
+            // instead, so that this stream alone turns no op event on.
             // the stream keeps only what it has not handed on yet: its repository on disk stays small
             type.getMethod("setMaxAge", Duration.class).invoke(stream, Duration.ofSeconds(10));
             type.getMethod("setMaxSize", long.class).invoke(stream, 16L << 20);
+            Set<Long> before = runningRecordings();
             type.getMethod("startAsync").invoke(stream);
+            // the stream's recording is the one that began running just now (one someone else started in this very
+            // instant would be taken for it: its op events would then wait for the next recording)
+            Set<Long> own = runningRecordings();
+            own.removeAll(before);
+            for (long id : own) {
+                ForeignRecordings.own(id);
+            }
+            return new SafepointStream(stream, own);
         } catch (ReflectiveOperationException | RuntimeException e) {
             closeQuietly(stream);
             throw e;
         }
-        return new SafepointStream(stream);
+    }
+
+    private static Set<Long> runningRecordings() {
+        Set<Long> ids = new HashSet<>();
+        for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
+            if (r.getState() == RecordingState.RUNNING) {
+                ids.add(r.getId());
+            }
+        }
+        return ids;
     }
 
     @Override
     public void close() {
         closeQuietly(stream);
+        for (long id : own) {
+            ForeignRecordings.disown(id);
+        }
     }
 
     private static void closeQuietly(AutoCloseable c) {

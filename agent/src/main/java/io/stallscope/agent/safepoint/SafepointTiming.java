@@ -3,6 +3,7 @@ package io.stallscope.agent.safepoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.stallscope.agent.bootstrap.ThreadRegistry;
 import io.stallscope.agent.model.OpKind;
+import io.stallscope.agent.report.jfr.ForeignRecordings;
 import jdk.jfr.consumer.RecordedEvent;
 
 import java.time.Instant;
@@ -102,6 +103,9 @@ public final class SafepointTiming implements AutoCloseable {
     }
 
     private static void commit(SafepointSync sync, SafepointHolder holder) {
+        if (ForeignRecordings.onlyOwn()) {
+            return; // the timing's own stream is the only recording: no one would read the event
+        }
         SafepointSyncEvent event = new SafepointSyncEvent();
         if (!event.isEnabled()) {
             return;

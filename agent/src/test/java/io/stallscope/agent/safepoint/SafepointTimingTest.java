@@ -2,6 +2,7 @@ package io.stallscope.agent.safepoint;
 
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.stallscope.agent.report.jfr.ForeignRecordings;
 import jdk.jfr.Event;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
@@ -92,5 +93,24 @@ class SafepointTimingTest {
         } finally {
             Files.deleteIfExists(file);
         }
+    }
+
+    /**
+     * With the timing's stream the only recording, the agent treats the op events as off (no event made, ranked on the
+     * broker's thread or committed); an operator's recording turns them on again for as long as it runs.
+     */
+    @Test
+    void theAgentsOwnStreamAloneCountsAsNoRecording() throws Exception {
+        assertThat(ForeignRecordings.onlyOwn()).as("no stream of the agent's").isFalse();
+        try (SafepointTiming timing = SafepointTiming.start(new SimpleMeterRegistry(), Long.MAX_VALUE, true, l -> { }, 10)) {
+            assertThat(ForeignRecordings.onlyOwn()).as("the stream alone").isTrue();
+            try (Recording operators = new Recording()) {
+                operators.start();
+                assertThat(ForeignRecordings.onlyOwn()).as("an operator's recording running").isFalse();
+                operators.stop();
+            }
+            assertThat(ForeignRecordings.onlyOwn()).as("the operator's stopped").isTrue();
+        }
+        assertThat(ForeignRecordings.onlyOwn()).as("the stream closed").isFalse();
     }
 }
