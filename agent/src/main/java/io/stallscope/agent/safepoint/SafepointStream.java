@@ -62,10 +62,13 @@ final class SafepointStream implements AutoCloseable {
             type.getMethod("setMaxSize", long.class).invoke(stream, 16L << 20);
             Set<Long> before = runningRecordings();
             type.getMethod("startAsync").invoke(stream);
-            // the stream's recording is the one that began running just now (one someone else started in this very
-            // instant would be taken for it: its op events would then wait for the next recording)
+            // The stream's recording is the one that began running just now. If two did, someone else started one in
+            // this very instant: none is taken for the stream's, and the op events stay on as under any recording.
             Set<Long> own = runningRecordings();
             own.removeAll(before);
+            if (own.size() != 1) {
+                own.clear();
+            }
             for (long id : own) {
                 ForeignRecordings.own(id);
             }
