@@ -41,16 +41,21 @@ final class HoleDetector {
         String dirName = dir.getFileName().toString();
         String partition = PartitionDirs.partitionOf(dirName);
         Object holder = RecoveredLog.holder(self, arg1);
-        LogDirFacts facts = LogDirFacts.read(dir.getParent());
         Boolean kafkaCompacted = holder == null ? null : RecoveredLog.compacted(holder);
-        boolean compacted = Boolean.TRUE.equals(kafkaCompacted) || facts.cleaned(partition);
         long kafkaLogStart = holder == null ? -1 : RecoveredLog.logStartOffset(holder);
-        long logStart = kafkaLogStart >= 0 ? kafkaLogStart : facts.logStart(partition);
+        // the log dir's checkpoint files only when Kafka's objects do not say: a start after an unclean stop
+        // recovers many segments, and most have no gap
+        LogDirFacts facts = kafkaLogStart >= 0 ? null : LogDirFacts.read(dir.getParent());
+        long logStart = facts == null ? kafkaLogStart : facts.logStart(partition);
         Hole hole = HoleRule.between(partition, logStart, segment, next);
         if (hole == null) {
             report.checked("no_gap");
             return null;
         }
+        if (facts == null && !Boolean.TRUE.equals(kafkaCompacted)) {
+            facts = LogDirFacts.read(dir.getParent());
+        }
+        boolean compacted = Boolean.TRUE.equals(kafkaCompacted) || facts != null && facts.cleaned(partition);
         if (HoleRule.unverifiable(dirName, compacted) != null) {
             report.checked("unverifiable");
             return null;
