@@ -66,6 +66,15 @@ final class LineScenario {
                 beforeSeconds, capture, container);
         }
 
+        /**
+         * A shorter "before" window: for runs that judge only the catch-up (its slow lines, the capture), not the
+         * producer's p99.9 during / before, which needs the whole window's samples.
+         */
+        Options withBeforeSeconds(int seconds) {
+            return new Options(fs, kafka, readMiBps, backlogMiB, rate, segmentBytes, networkThreads, agentOptions, settleSeconds,
+                seconds, capture, container);
+        }
+
         /** The same disk with no read limit: the fast-disk control, where nothing should be named as a culprit. */
         Options unthrottled() {
             return new Options(fs, kafka, 0, backlogMiB, rate, segmentBytes, networkThreads, agentOptions, settleSeconds,
