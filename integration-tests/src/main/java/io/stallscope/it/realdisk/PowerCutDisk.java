@@ -80,6 +80,14 @@ public final class PowerCutDisk implements AutoCloseable {
         return copy(opened.image());
     }
 
+    /**
+     * A second copy of a cut, made before either is opened: two recoveries of the same instant (one per arm of a
+     * paired comparison), each on its own image.
+     */
+    public Path twin(Path cut) {
+        return copy(cut);
+    }
+
     private Path copy(Path image) {
         Path copy = cuts.resolve("cut-" + seq.incrementAndGet() + ".img");
         try {

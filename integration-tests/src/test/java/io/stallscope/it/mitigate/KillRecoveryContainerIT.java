@@ -17,7 +17,7 @@ import java.util.List;
  *
  * <p>One version by default (3.6.2, where both mitigations act): the container adds the engine's kill and a
  * new container on the same directory, which do not change with Kafka's version, and {@link KillRecoveryIT}
- * already kills 3.6.2 and 4.1.2 in child JVMs (-Dstallscope.mitigate.kill.container.versions=3.6.2,4.1.2 for more).
+ * kills 4.1.2 in a child JVM (3.6.2 too from scripts/beyond-ci) (-Dstallscope.mitigate.kill.container.versions=3.6.2,4.1.2 for more).
  */
 @Order(1)
 @ExtendWith(ContainerSuite.class)

@@ -1,0 +1,298 @@
+package io.stallscope.it.mitigate;
+
+import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaJdks;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.PrometheusScrape;
+import io.stallscope.it.realdisk.FsType;
+import io.stallscope.it.realdisk.IoLimits;
+import io.stallscope.it.realdisk.PowerCutDisk;
+import io.stallscope.it.realdisk.RealDisk;
+import io.stallscope.it.realdisk.RealDiskRequirement;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Kafka's own power-cut hole (issue 53), made likely, and the agent's detection and repair judged on the same cut.
+ *
+ * <p>The stress: a fresh 3-broker cluster per cut (RF=3, min.insync.replicas=2, idempotent acks=all numbered
+ * records, 2,000 records/s of 1 KiB over 12 partitions with 1 MiB segments: a roll on node 3 about every 0.5 s).
+ * Node 3's log dir is a loop-device XFS whose writes the kernel's cgroup I/O controller limits to 4 MiB/s
+ * ({@code blkio.throttle.write_bps_device}), so a rolled segment's fsync by the asynchronous flush-log job waits
+ * hundreds of ms, while any other fsync on the file system (a producer-state snapshot, a checkpoint, another
+ * roll) commits the journal with the new segment's name. After 8 s of production the test waits for the next
+ * roll on node 3 (a new .log file, inotify), then a random 0-300 ms, then cuts its power (a reflink copy of the
+ * device: what reached the disk, {@link PowerCutDisk}) and kills it.
+ *
+ * <p>The arms, paired on that cut (two copies of the same image; the detect arm only when asked):
+ * <ol>
+ *   <li>Before any recovery, holes found independently: Kafka's DumpLogSegments over every segment
+ *       ({@link DumpedHoles}), and {@code stallscope-agent check-logs}.</li>
+ *   <li><b>detect</b> (the agent's defaults, which change nothing in recovery: stock Kafka's behaviour): node 3
+ *       recovers the first copy, rejoins the ISR, is made leader of every partition and read from offset 0. Its
+ *       agent's holes (WARN lines, {@code stallscope_log_holes}) against the independent ones; whether the
+ *       cluster served a gap.</li>
+ *   <li><b>repair</b> ({@code mitigate=hole-repair}, through the agent's {@code config=} file): node 3 recovers the
+ *       second copy the same way; every acknowledged record must be served once, in order, at its offset, with
+ *       no offset skipped.</li>
+ * </ol>
+ * Asserted in every run: the repair arm is clean, and the three hole finders agree. Whether stock Kafka served a
+ * hole is the cut's result, not an assertion (a cut can miss the window). Each cut appends a line to
+ * target/bench/power-cut-stress.lines; scripts/power-cut-stress runs many and makes the table.
+ *
+ * <p>-Dstallscope.powercut.stress.versions=4.1.2 (default; e.g. 3.6.2,4.1.2), -Dstallscope.powercut.stress.cuts=1
+ * (fresh clusters per version), -Dstallscope.powercut.stress.write.mibps=4, -Dstallscope.powercut.stress.window.ms=300,
+ * -Dstallscope.powercut.stress.detect=true (the detect arm as well; without it, CI's one cut, only the repair arm runs,
+ * and the finders and the agent's detection are compared on its copy).
+ */
+class PowerCutStressIT {
+    private static final String TOPIC = "stress";
+    private static final int PARTITIONS = 12;
+    private static final int RATE = 2000;
+    private static final int RECORD_BYTES = 1024;
+    private static final int STEADY_SECONDS = 8;
+    private static final int VICTIM = ThreeBrokerCluster.VICTIM;
+    private static final int CUTS = Integer.getInteger("stallscope.powercut.stress.cuts", 1);
+    private static final int WRITE_MIBPS = Integer.getInteger("stallscope.powercut.stress.write.mibps", 4);
+    private static final int WINDOW_MS = Integer.getInteger("stallscope.powercut.stress.window.ms", 300);
+    /** The detect arm too (scripts/power-cut-stress); CI runs the repair arm alone, its copy checked by the finders. */
+    private static final boolean DETECT_ARM = Boolean.parseBoolean(System.getProperty("stallscope.powercut.stress.detect", "false"));
+    private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "realdisk").toAbsolutePath();
+    private static final Pattern HOLE_LINE = Pattern.compile("hole in (\\S+)-(\\d+): offsets (\\d+)-(\\d+)");
+    private static final Pattern REPAIRED = Pattern.compile("hole-repair: \\S+ truncated to offset");
+
+    static Stream<Arguments> cuts() {
+        return Stream.of(System.getProperty("stallscope.powercut.stress.versions", "4.1.2").split(","))
+            .flatMap(v -> IntStream.rangeClosed(1, CUTS).mapToObj(c -> Arguments.of(v, c)));
+    }
+
+    @ParameterizedTest(name = "Kafka {0}, cut {1}")
+    @MethodSource("cuts")
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
+    void theRepairArmServesEveryAcknowledgedRecordAndTheHoleFindersAgree(String version, int cut, @TempDir Path tmp) throws Exception {
+        RealDiskRequirement.assumeAvailable();
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        String head = "POWERCUTSTRESS " + version + " cut " + cut + ": ";
+        // node 3's agent options come from this file at each start: empty (the defaults) until the repair arm
+        Path agentConfig = Files.writeString(tmp.resolve("agent.properties"), "# the detect arm: the agent's defaults\n");
+        try (PowerCutDisk disk = PowerCutDisk.create(FsType.XFS, 2L << 30, DIR)) {
+            Path data = Files.createSymbolicLink(tmp.resolve("node3-data"), Files.createDirectories(disk.mountPoint().resolve("kafka")));
+            Map<String, String> props = Map.of(
+                "auto.leader.rebalance.enable", "false",
+                // node 3 is killed twice per cut: its next registration waits for the last one's session
+                "broker.session.timeout.ms", "4000",
+                "broker.heartbeat.interval.ms", "1000");
+            try (ThreeBrokerCluster cluster = new ThreeBrokerCluster(version, "power-cut-stress", props, "config=" + agentConfig,
+                     b -> b.dataDir(data).launchWrapper(disk.launchWrapper()));
+                 Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
+                Map<String, String> configs = new HashMap<>(KafkaClients.SMALL_SEGMENTS);
+                configs.put("min.insync.replicas", "2");
+                admin.createTopics(List.of(new NewTopic(TOPIC, layout(false)).configs(configs))).all().get(30, TimeUnit.SECONDS);
+                Leadership leadership = new Leadership(admin, TOPIC);
+                leadership.awaitInSync(VICTIM, Duration.ofSeconds(60));
+                disk.sync(); // KRaft's bootstrap.checkpoint and meta.properties: as on a broker formatted long ago
+                disk.disk().limit(IoLimits.NONE.withWriteBps((long) WRITE_MIBPS << 20));
+                AckLedger ledger = new AckLedger();
+                LocalKafkaBroker victim = cluster.victim();
+                String line;
+                try (SequencedProducer producer = new SequencedProducer(producerConfig(cluster), TOPIC, RATE, RECORD_BYTES, ledger::ack)) {
+                    KillRecoveryIT.waitFor(() -> producer.ackedCount() >= (long) STEADY_SECONDS * RATE, Duration.ofSeconds(120),
+                        head + "the producer made no progress");
+                    Path rolled;
+                    long delayMs = random.nextInt(WINDOW_MS + 1);
+                    Path image;
+                    try (RollWatch rolls = new RollWatch(disk.mountPoint().resolve("kafka"), TOPIC, PARTITIONS)) {
+                        rolled = rolls.next(Duration.ofSeconds(60));
+                        assertThat(rolled).as(head + "no roll on node 3 within 60 s").isNotNull();
+                        TimeUnit.MILLISECONDS.sleep(delayMs);
+                        image = disk.cut();
+                    }
+                    victim.kill(); // right after the copy: its page cache goes as a power cut's would
+                    Path repairImage = DETECT_ARM ? disk.twin(image) : image;
+                    String where = String.format(Locale.ROOT, "cut %d ms after %s/%s appeared, seed %d", delayMs,
+                        rolled.getParent().getFileName(), rolled.getFileName(), seed);
+
+                    // the independent finders on the first copy, before node 3 recovers it; then the detect arm
+                    List<DumpedHoles.Hole> dumped = null;
+                    List<String> checked = null;
+                    Arm detect = null;
+                    if (DETECT_ARM) {
+                        try (RealDisk copy = disk.open(image)) {
+                            Path logDir = copy.mountPoint().resolve("kafka");
+                            dumped = DumpedHoles.find(cluster.broker(1), logDir, TOPIC, PARTITIONS);
+                            checked = checkLogs(logDir, tmp);
+                            detect = recover(cluster, leadership, ledger, data, copy, agentConfig, "");
+                            victim.kill();
+                        }
+                    }
+                    // the repair arm, on the same cut
+                    Arm repair;
+                    try (RealDisk copy = disk.open(repairImage)) {
+                        if (dumped == null) {
+                            Path logDir = copy.mountPoint().resolve("kafka");
+                            dumped = DumpedHoles.find(cluster.broker(1), logDir, TOPIC, PARTITIONS);
+                            checked = checkLogs(logDir, tmp);
+                        }
+                        repair = recover(cluster, leadership, ledger, data, copy, agentConfig, "mitigate=hole-repair\n");
+                        victim.kill(); // before its disk goes
+                    }
+                    List<String> independent = dumped.stream().map(DumpedHoles.Hole::toString).sorted().toList();
+                    // the agent says one hole per log at recovery (the first it meets), check-logs every hole
+                    List<String> firstPerLog = firstPerLog(independent);
+                    List<String> atRecovery = detect != null ? detect.holes : repair.holes;
+                    boolean agree = checked.equals(independent) && atRecovery.equals(firstPerLog) && repair.holes.equals(firstPerLog);
+                    line = head + where + "; " + (agree ? "finders agree" : "FINDERS DISAGREE") + "; holes by DumpLogSegments " + independent.size() + " " + independent
+                        + " (" + dumped.stream().mapToLong(DumpedHoles.Hole::offsets).sum() + " offsets), by check-logs "
+                        + checked.size() + ", by the agent at recovery " + atRecovery.size()
+                        + "; detect: " + (detect == null ? "not run" : (detect.check.gaps() > 0 ? "SERVED A HOLE " : "no hole served ")
+                            + detect.check.describe() + " (gauge " + detect.holesGauge + ")")
+                        + "; repair: " + (repair.check.clean() ? "clean " : "FAILED ")
+                        + (repair.check.gaps() > 0 ? "SERVED A HOLE " : "no hole served ") + repair.check.describe()
+                        + ", repairs " + repair.repairs + ", holes seen " + repair.holes.size();
+                    report(line);
+                    assertThat(checked).as(line + ": check-logs against DumpLogSegments").containsExactlyInAnyOrderElementsOf(independent);
+                    assertThat(atRecovery).as(line + ": the agent at recovery against DumpLogSegments' first hole of each log")
+                        .containsExactlyInAnyOrderElementsOf(firstPerLog);
+                    assertThat(repair.holes).as(line + ": the repair arm's agent at recovery").containsExactlyInAnyOrderElementsOf(firstPerLog);
+                    assertThat(repair.check.clean()).as(line + ": the repair arm served every acknowledged record once, in order, with no gap").isTrue();
+                    assertThat(repair.repairs).as(line + ": repairs, one per log with a hole").isEqualTo(firstPerLog.size());
+                    assertThat(producer.failures()).as(head + "failed sends").isEmpty();
+                }
+            }
+        }
+    }
+
+    /** What one arm's recovery of a cut did, and what node 3 served once it led every partition. */
+    private record Arm(List<String> holes, double holesGauge, int repairs, ServedLog.Check check) {
+    }
+
+    /**
+     * Starts node 3 on {@code copy} with {@code agentOptions} in its agent's config file, waits until it is in the
+     * ISR of every partition, makes it lead them all, and reads everything from it.
+     */
+    private static Arm recover(ThreeBrokerCluster cluster, Leadership leadership, AckLedger ledger, Path data, RealDisk copy,
+                               Path agentConfig, String agentOptions) throws Exception {
+        LocalKafkaBroker victim = cluster.victim();
+        Files.writeString(agentConfig, "# written by PowerCutStressIT before this start\n" + agentOptions);
+        Files.delete(data);
+        Files.createSymbolicLink(data, copy.mountPoint().resolve("kafka"));
+        long logFrom = Files.exists(victim.logFile()) ? Files.size(victim.logFile()) : 0;
+        victim.start(); // log recovery runs here
+        leadership.awaitInSync(VICTIM, Duration.ofSeconds(180));
+        leadership.lead(layout(true), Duration.ofSeconds(60));
+        ServedLog.Check check = ServedLog.read(KafkaClients.consumerConfig(victim), TOPIC, PARTITIONS, ledger.snapshot(), Duration.ofSeconds(30));
+        double gauge = PrometheusScrape.scrape(cluster.prometheusPort(VICTIM)).sum("stallscope_log_holes", Map.of("unit", "logs"));
+        String log = PowerLossIT.since(victim.logFile(), logFrom);
+        // spread the leaders again, so that the next arm's kill moves only a third of them
+        leadership.lead(layout(false), Duration.ofSeconds(60));
+        return new Arm(holes(log), gauge, PowerLossIT.count(REPAIRED, log), check);
+    }
+
+    /** Of holes named "topic-partition:from-to", sorted, the first of each partition. */
+    private static List<String> firstPerLog(List<String> holes) {
+        Map<String, String> first = new java.util.TreeMap<>();
+        for (String h : holes) {
+            String log = h.substring(0, h.indexOf(':'));
+            String known = first.get(log);
+            if (known == null || from(h) < from(known)) {
+                first.put(log, h);
+            }
+        }
+        return first.values().stream().sorted().toList();
+    }
+
+    private static long from(String hole) {
+        return Long.parseLong(hole.substring(hole.indexOf(':') + 1, hole.lastIndexOf('-')));
+    }
+
+    /** {@code stallscope-agent check-logs} on a cut log dir: its holes in this test's topic (exit 3 with, 0 without). */
+    private static List<String> checkLogs(Path logDir, Path tmp) throws Exception {
+        Path out = tmp.resolve("check-logs.out");
+        Process p = new ProcessBuilder(KafkaJdks.defaultJdk().resolve("bin/java").toString(), "-jar", AgentJar.path().toString(),
+            "check-logs", logDir.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        if (!p.waitFor(2, TimeUnit.MINUTES)) {
+            p.destroyForcibly();
+            throw new AssertionError("check-logs did not end within 2 minutes on " + logDir);
+        }
+        String text = Files.readString(out);
+        List<String> holes = holes(text);
+        assertThat(p.exitValue()).as("check-logs' exit status: " + text).isEqualTo(holes.isEmpty() ? 0 : 3);
+        return holes;
+    }
+
+    /** The distinct holes of this test's topic named in {@code text} (a broker's log, or check-logs' output). */
+    private static List<String> holes(String text) {
+        TreeSet<String> out = new TreeSet<>();
+        Matcher m = HOLE_LINE.matcher(text);
+        while (m.find()) {
+            if (m.group(1).equals(TOPIC)) {
+                out.add(m.group(1) + "-" + m.group(2) + ":" + m.group(3) + "-" + m.group(4));
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** Each partition's replicas, the preferred leader first: spread over the three nodes, or node 3 leading all. */
+    private static Map<Integer, List<Integer>> layout(boolean victimLeads) {
+        Map<Integer, List<Integer>> out = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<Integer> spread = List.of(1 + p % 3, 1 + (p + 1) % 3, 1 + (p + 2) % 3);
+            if (victimLeads) {
+                List<Integer> r = new ArrayList<>(List.of(VICTIM));
+                spread.stream().filter(n -> n != VICTIM).forEach(r::add);
+                out.put(p, r);
+            } else {
+                out.put(p, spread);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> producerConfig(ThreeBrokerCluster cluster) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        c.put(org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 5);
+        c.put(org.apache.kafka.clients.producer.ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        c.put(org.apache.kafka.clients.producer.ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+            org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+        c.put(org.apache.kafka.clients.producer.ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+            org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+        return c;
+    }
+
+    /** Prints a cut's line and appends it to target/bench/power-cut-stress.lines, where scripts/power-cut-stress reads it. */
+    private static void report(String line) throws Exception {
+        System.out.println(line);
+        Path lines = Files.createDirectories(Path.of(System.getProperty("stallscope.it.target", "target"), "bench"))
+            .resolve("power-cut-stress.lines");
+        Files.writeString(lines, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+}
