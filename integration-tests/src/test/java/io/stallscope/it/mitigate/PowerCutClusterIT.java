@@ -17,10 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -125,7 +123,7 @@ class PowerCutClusterIT {
                 disk.sync();
                 AckLedger ledger = new AckLedger();
                 RealDisk running = null; // the cut node 3 runs on, null while on the live disk
-                try (SequencedProducer producer = new SequencedProducer(producerConfig(cluster), TOPIC, RATE, RECORD_BYTES, ledger::ack)) {
+                try (SequencedProducer producer = new SequencedProducer(cluster.producerConfig(), TOPIC, RATE, RECORD_BYTES, ledger::ack)) {
                     try {
                         for (int n = 1; n <= CUTS; n++) {
                             long from = producer.ackedCount();
@@ -147,11 +145,11 @@ class PowerCutClusterIT {
                             } catch (AssertionError | RuntimeException e) {
                                 // node 3 did not come back, rejoin or take the lead: reported as this cut's result,
                                 // and no further cut, as the cluster's state is then unknown
-                                report("POWERCUTCLUSTER " + version + " " + SET + " cut " + n + ": FAILED "
+                                CutLines.report("power-cut-cluster", "POWERCUTCLUSTER " + version + " " + SET + " cut " + n + ": FAILED "
                                     + String.valueOf(e.getMessage()).replace('\n', ' '));
                                 throw e;
                             }
-                            report(line);
+                            CutLines.report("power-cut-cluster", line);
                             if (line.contains(": FAILED")) {
                                 failed.add(line);
                             }
@@ -196,18 +194,6 @@ class PowerCutClusterIT {
             + shortRolled + counters;
     }
 
-    private static Map<String, Object> producerConfig(ThreeBrokerCluster cluster) {
-        Map<String, Object> c = new HashMap<>();
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 5);
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-            org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-            org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-        return c;
-    }
-
     /** The victim's agent counters just before a cut, or nothing without the agent. */
     private static String counters(int port) {
         if (port == 0) {
@@ -222,14 +208,4 @@ class PowerCutClusterIT {
         }
     }
 
-    /**
-     * Prints a cut's line and appends it to target/bench/power-cut-cluster.lines, where scripts/power-cut-cluster
-     * reads it: failsafe keeps only the output of a rerun test, and a failed cut's line matters as much.
-     */
-    private static void report(String line) throws Exception {
-        System.out.println(line);
-        Path lines = Files.createDirectories(Path.of(System.getProperty("stallscope.it.target", "target"), "bench"))
-            .resolve("power-cut-cluster.lines");
-        Files.writeString(lines, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
 }

@@ -19,10 +19,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -123,7 +121,7 @@ class PowerCutStressIT {
                 AckLedger ledger = new AckLedger();
                 LocalKafkaBroker victim = cluster.victim();
                 String line;
-                try (SequencedProducer producer = new SequencedProducer(producerConfig(cluster), TOPIC, RATE, RECORD_BYTES, ledger::ack)) {
+                try (SequencedProducer producer = new SequencedProducer(cluster.producerConfig(), TOPIC, RATE, RECORD_BYTES, ledger::ack)) {
                     KillRecoveryIT.waitFor(() -> producer.ackedCount() >= (long) STEADY_SECONDS * RATE, Duration.ofSeconds(120),
                         head + "the producer made no progress");
                     Path rolled;
@@ -177,7 +175,7 @@ class PowerCutStressIT {
                         + "; repair: " + (repair.check.clean() ? "clean " : "FAILED ")
                         + (repair.check.gaps() > 0 ? "SERVED A HOLE " : "no hole served ") + repair.check.describe()
                         + ", repairs " + repair.repairs + ", holes seen " + repair.holes.size();
-                    report(line);
+                    CutLines.report("power-cut-stress", line);
                     assertThat(checked).as(line + ": check-logs against DumpLogSegments").containsExactlyInAnyOrderElementsOf(independent);
                     assertThat(atRecovery).as(line + ": the agent at recovery against DumpLogSegments' first hole of each log")
                         .containsExactlyInAnyOrderElementsOf(firstPerLog);
@@ -276,23 +274,4 @@ class PowerCutStressIT {
         return out;
     }
 
-    private static Map<String, Object> producerConfig(ThreeBrokerCluster cluster) {
-        Map<String, Object> c = new HashMap<>();
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, 5);
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-            org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-        c.put(org.apache.kafka.clients.producer.ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-            org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
-        return c;
-    }
-
-    /** Prints a cut's line and appends it to target/bench/power-cut-stress.lines, where scripts/power-cut-stress reads it. */
-    private static void report(String line) throws Exception {
-        System.out.println(line);
-        Path lines = Files.createDirectories(Path.of(System.getProperty("stallscope.it.target", "target"), "bench"))
-            .resolve("power-cut-stress.lines");
-        Files.writeString(lines, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    }
 }

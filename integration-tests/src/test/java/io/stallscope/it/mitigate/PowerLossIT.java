@@ -128,10 +128,10 @@ class PowerLossIT {
                 List<String> failed = new ArrayList<>();
                 for (Cut cut : cuts) {
                     try {
-                        report(recover(broker, data, disk, cut, context));
+                        CutLines.report("power-loss", recover(broker, data, disk, cut, context));
                     } catch (AssertionError | RuntimeException e) {
                         // the other cuts still count: each is its own power loss
-                        report("POWERLOSS " + version + " " + SET + " " + FS.kernelName() + " cut " + cut.n()
+                        CutLines.report("power-loss", "POWERLOSS " + version + " " + SET + " " + FS.kernelName() + " cut " + cut.n()
                             + ": FAILED " + String.valueOf(e.getMessage()).replace('\n', ' '));
                         failed.add(String.valueOf(e.getMessage()));
                     }
@@ -188,17 +188,6 @@ class PowerLossIT {
         }
     }
 
-    /**
-     * Prints a cut's line and appends it to target/bench/power-loss.lines, where scripts/bench-power-loss reads
-     * it: failsafe keeps the output of a rerun test only, and a failed cut's line matters as much.
-     */
-    private static void report(String line) throws Exception {
-        System.out.println(line);
-        Path lines = Files.createDirectories(Path.of(System.getProperty("stallscope.it.target", "target"), "bench"))
-            .resolve("power-loss.lines");
-        Files.writeString(lines, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-            java.nio.file.StandardOpenOption.APPEND);
-    }
 
     /** "0:1048000 1986:1047552 ..." for the partition's .log files. */
     private static String segments(Path partitionDir) throws Exception {

@@ -5,6 +5,8 @@ import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +73,17 @@ final class ThreeBrokerCluster implements AutoCloseable {
 
     String bootstrapServers() {
         return brokers.stream().map(LocalKafkaBroker::bootstrapServers).collect(Collectors.joining(","));
+    }
+
+    /** A producer's settings for the whole cluster: batches of up to 64 KiB, 5 ms linger, byte arrays. */
+    Map<String, Object> producerConfig() {
+        Map<String, Object> c = new java.util.HashMap<>();
+        c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        c.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        c.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
+        c.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        c.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return c;
     }
 
     /** Kills the brokers, node 1 (the controller or ZooKeeper's host) last and stopped with its ZooKeeper. */
