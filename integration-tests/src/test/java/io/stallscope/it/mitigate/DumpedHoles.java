@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The holes in a cut log dir, found without the agent: Kafka's own {@code kafka.tools.DumpLogSegments} over every
+ * The holes in a cut log dir, found without the agent: Kafka's own DumpLogSegments ({@code kafka.tools}, from 4.3
+ * {@code org.apache.kafka.tools}) over every
  * segment of each partition, before any broker recovered it. A hole is a rolled segment whose batches end below the
  * next segment's base offset, where that segment holds nothing recovery would truncate (no invalid bytes after its
  * last batch: Kafka's recovery truncates there and deletes every later segment, which leaves no gap). Past such a
@@ -84,6 +85,10 @@ final class DumpedHoles {
         }
         String joined = files.stream().map(Path::toString).collect(Collectors.joining(","));
         KafkaBroker.ToolResult r = tools.runTool("kafka.tools.DumpLogSegments", List.of("--files", joined), Duration.ofMinutes(2));
+        if (r.output().contains("Could not find or load main class kafka.tools.DumpLogSegments")) {
+            // moved to the Java tools module (kafka-tools) in 4.3
+            r = tools.runTool("org.apache.kafka.tools.DumpLogSegments", List.of("--files", joined), Duration.ofMinutes(2));
+        }
         Map<String, Segment> segments = parse(r.output(), r.succeeded());
         if (segments.isEmpty()) {
             throw new IllegalStateException("DumpLogSegments read nothing of " + joined + " (exit " + r.exitCode() + "): " + r.output());
