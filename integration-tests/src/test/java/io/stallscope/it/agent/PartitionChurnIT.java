@@ -117,8 +117,8 @@ class PartitionChurnIT {
         Path data = broker.dataDir();
         String first = topics.get(0).substring(0, topics.get(0).lastIndexOf('-') + 1);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (left(data, first) > 0) {
-            assertThat(System.nanoTime()).as(left(data, first) + " partition dirs of " + first + "* still in " + data + " after 2 min")
+        for (long left = left(data, first); left > 0; left = left(data, first)) {
+            assertThat(System.nanoTime()).as(left + " partition dirs of " + first + "* still in " + data + " after 2 min")
                 .isLessThan(deadline);
             TimeUnit.MILLISECONDS.sleep(250);
         }

@@ -188,7 +188,6 @@ class PowerLossIT {
         }
     }
 
-
     /** "0:1048000 1986:1047552 ..." for the partition's .log files. */
     private static String segments(Path partitionDir) throws Exception {
         if (!Files.isDirectory(partitionDir)) {

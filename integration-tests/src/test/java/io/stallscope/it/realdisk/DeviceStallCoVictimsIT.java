@@ -12,7 +12,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,10 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * partition shares only the device, and waited on it as the slow op did. The agent must name none of them: no
  * slow line behind another append or flush, no {@code stallscope_blocked_behind_seconds_total} at device scope,
  * nothing the network-read alert counts. Its slow lines themselves must be there (the device did stall them).
- * LINE's case and the roll spike still name their culprits: {@link LivePairingIT}, {@code RollFlushIT}. Runs from
- * scripts/beyond-ci (-Dstallscope.beyond.ci=true), not in CI (its time).
+ * LINE's case and the roll spike still name their culprits: {@link LivePairingIT}, {@code RollFlushIT}. About 30 s.
  */
-@EnabledIfSystemProperty(named = "stallscope.beyond.ci", matches = "true")
 class DeviceStallCoVictimsIT {
     private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "co-victims").toAbsolutePath();
     private static final int PARTITIONS = 8;
