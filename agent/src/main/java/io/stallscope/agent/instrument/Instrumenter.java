@@ -2,23 +2,21 @@ package io.stallscope.agent.instrument;
 
 import io.stallscope.agent.instrument.advice.OpId;
 import io.stallscope.agent.logging.BrokerLog;
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.none;
 
 /**
  * Installs the plan: advice on exactly the resolved classes and methods. Retransformation without
@@ -38,13 +36,13 @@ public final class Instrumenter {
     }
 
     public void install(List<PointPlan> plans) {
-        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(new Listener())
-            // only the exact classes of the plan are matched, so nothing needs ignoring (the
-            // default would ignore the bootstrap loader and with it FileChannelImpl)
-            .ignore(none());
+        Set<String> types = new HashSet<>();
+        for (PointPlan plan : plans) {
+            if (plan.isMatched()) {
+                types.addAll(plan.methodsByType().keySet());
+            }
+        }
+        AgentBuilder builder = AgentBuilders.retransforming(types, new Listener());
         for (PointPlan plan : plans) {
             if (!plan.isMatched()) {
                 continue;

@@ -1,12 +1,10 @@
 package io.stallscope.agent.instrument;
 
-import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
@@ -15,7 +13,6 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.none;
 
 /**
  * Installs one resettable transformer applying visitors to classes by name, retransformation only and no
@@ -29,17 +26,13 @@ public final class VisitorWeaver {
     /** onError gets the class name and the failure; the class then runs unmodified. */
     public static ResettableClassFileTransformer install(Map<String, List<AsmVisitorWrapper>> byType,
                                                          Instrumentation inst, BiConsumer<String, Throwable> onError) {
-        AgentBuilder builder = new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-            .disableClassFormatChanges()
-            .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-            .with(new AgentBuilder.Listener.Adapter() {
-                @Override
-                public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
-                                    Throwable error) {
-                    onError.accept(typeName, error);
-                }
-            })
-            .ignore(none());
+        AgentBuilder builder = AgentBuilders.retransforming(byType.keySet(), new AgentBuilder.Listener.Adapter() {
+            @Override
+            public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
+                                Throwable error) {
+                onError.accept(typeName, error);
+            }
+        });
         for (Map.Entry<String, List<AsmVisitorWrapper>> e : byType.entrySet()) {
             List<AsmVisitorWrapper> visitors = e.getValue();
             builder = builder.type(named(e.getKey())).transform(

@@ -72,9 +72,10 @@ public final class AgentRuntime {
                 return;
             }
             try {
+                long startNanos = System.nanoTime();
                 // the hook classes go on the bootstrap path before any class that names them loads
                 String bootstrapProblem = BootstrapInjector.inject(inst);
-                active = RunningAgent.create(options, inst, how, log, bootstrapProblem);
+                active = RunningAgent.create(options, inst, how, log, bootstrapProblem, startNanos);
                 status("active: " + active.startupLine());
             } catch (Throwable t) {
                 String message = "could not start (" + t + "); the broker runs without the agent";

@@ -68,7 +68,7 @@ final class RunningAgent {
     }
 
     static RunningAgent create(AgentOptions options, Instrumentation inst, String how, BrokerLog log,
-                               String bootstrapProblem) {
+                               String bootstrapProblem, long startNanos) {
         List<String> problems = new ArrayList<>(options.ignored());
         if (bootstrapProblem != null) {
             problems.add("bootstrap class path not usable: " + bootstrapProblem);
@@ -173,6 +173,8 @@ final class RunningAgent {
         if (logDirs != null) {
             services.add(logDirs.describe());
         }
+        // what the broker's start waited for the agent (premain runs before Kafka's main)
+        services.add("set up in " + (System.nanoTime() - startNanos) / 1_000_000 + " ms");
         String line = StartupReport.line("active (" + how + ")", plans, services, problems);
         log.info(line);
         if (logDirs != null) {
