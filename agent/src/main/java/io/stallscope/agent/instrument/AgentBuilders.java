@@ -5,13 +5,11 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.dynamic.Nexus;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 
-import java.util.Collection;
-
 import static net.bytebuddy.matcher.ElementMatchers.none;
 
 /**
  * The one way the agent configures ByteBuddy: retransformation without class-format changes, so a transformer
- * reaches classes loaded before and after it and can be reset on detach, and only the named classes ever reach it.
+ * reaches classes loaded before and after it and can be reset on detach.
  */
 final class AgentBuilders {
     /**
@@ -24,7 +22,7 @@ final class AgentBuilders {
     private AgentBuilders() {
     }
 
-    static AgentBuilder retransforming(Collection<String> typeNames, AgentBuilder.Listener listener) {
+    static AgentBuilder retransforming(AgentBuilder.Listener listener) {
         if (System.getProperty(NEXUS_DISABLED) == null) {
             System.setProperty(NEXUS_DISABLED, "true");
         }
@@ -35,7 +33,6 @@ final class AgentBuilders {
             // redefinition computes for each class, most of ByteBuddy's work and of what the JIT compiled of it
             .with(AgentBuilder.TypeStrategy.Default.DECORATE)
             .with(listener)
-            .with(TargetNameFilter.forTypes(typeNames))
             // only the exact classes of the plan are matched, so nothing needs ignoring (the
             // default would ignore the bootstrap loader and with it FileChannelImpl)
             .ignore(none());

@@ -10,7 +10,6 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.utility.JavaModule;
 
 import java.lang.instrument.Instrumentation;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,13 +35,7 @@ public final class Instrumenter {
     }
 
     public void install(List<PointPlan> plans) {
-        Set<String> types = new HashSet<>();
-        for (PointPlan plan : plans) {
-            if (plan.isMatched()) {
-                types.addAll(plan.methodsByType().keySet());
-            }
-        }
-        AgentBuilder builder = AgentBuilders.retransforming(types, new Listener());
+        AgentBuilder builder = AgentBuilders.retransforming(new Listener());
         for (PointPlan plan : plans) {
             if (!plan.isMatched()) {
                 continue;

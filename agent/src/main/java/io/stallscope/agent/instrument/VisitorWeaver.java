@@ -26,7 +26,7 @@ public final class VisitorWeaver {
     /** onError gets the class name and the failure; the class then runs unmodified. */
     public static ResettableClassFileTransformer install(Map<String, List<AsmVisitorWrapper>> byType,
                                                          Instrumentation inst, BiConsumer<String, Throwable> onError) {
-        AgentBuilder builder = AgentBuilders.retransforming(byType.keySet(), new AgentBuilder.Listener.Adapter() {
+        AgentBuilder builder = AgentBuilders.retransforming(new AgentBuilder.Listener.Adapter() {
             @Override
             public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
                                 Throwable error) {

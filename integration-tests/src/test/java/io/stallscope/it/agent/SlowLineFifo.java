@@ -20,7 +20,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SlowLineFifo implements AutoCloseable {
     private final Path path;
     private final Thread reader;
-    private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong lines = new AtomicLong();
     private volatile int bytesPerSecond;
 
@@ -42,16 +41,8 @@ final class SlowLineFifo implements AutoCloseable {
         return fifo;
     }
 
-    Path path() {
-        return path;
-    }
-
     long lines() {
         return lines.get();
-    }
-
-    long bytes() {
-        return bytes.get();
     }
 
     /** Reads as fast as lines come from now on: a broker's stop must not wait for the trickle. */
@@ -101,7 +92,6 @@ final class SlowLineFifo implements AutoCloseable {
                 if (n < 0) {
                     return;
                 }
-                bytes.addAndGet(n);
                 for (int i = 0; i < n; i++) {
                     if (buf[i] == '\n') {
                         lines.incrementAndGet();
