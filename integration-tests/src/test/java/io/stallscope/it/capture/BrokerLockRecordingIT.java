@@ -114,7 +114,8 @@ class BrokerLockRecordingIT {
             if (LOG_SITE.matcher(c.path("site").asText()).matches() && top == null) top = c;
         }
         assertThat(top).as("a lock taken in Kafka's log classes: " + report.text).isNotNull();
-        assertThat(top.path("source").asText()).isEqualTo("recorded");
+        assertThat(top.path("source").asText()).as("where the waits came from (%d inferred from %d samples): %s",
+            top.path("inferredWaits").asInt(), top.path("inferredSamples").asInt(), report.text).isEqualTo("recorded");
         assertThat(top.path("recordedWaits").asInt()).isEqualTo(top.path("waitCount").asInt()).isGreaterThan(5);
 
         // The same monitor (its address) in the raw events; the analyzer may split it by the method that took it.

@@ -76,12 +76,16 @@ public final class StackClassifier {
         boolean parked = false;
         boolean nativeAbove = false;
         boolean contendedEnter = false;
+        boolean queued = false;
+        boolean spinning = false;
         for (int i = 0; i < f.length; i++) {
             String n = frames.name(f[i]);
             if (profilerFrame(n)) return NOT_WAITING;
             if (i < wait.siteFrame() && !frames.isJava(f[i])) {
                 nativeAbove = true;
                 contendedEnter |= n.contains("ObjectMonitor::enter") || n.contains("ObjectMonitor::EnterI");
+                queued |= n.contains("ObjectMonitor::EnterI") || n.contains("ObjectMonitor::enter_internal");
+                spinning |= isMonitorSpin(n);
             }
             if (i < wait.siteFrame() && (n.contains("ObjectSynchronizer::quick_enter") || n.startsWith("Mutex::lock"))) {
                 return NOT_WAITING;
@@ -96,10 +100,21 @@ public final class StackClassifier {
         // or in the runtime's entry stub, it is on CPU for microseconds and no lock event will cover the sample
         // (BrokerLockRecordingIT's flake). Without native frames (JDK recordings) the synchronized line decides.
         // A j.u.c lock is waited for only once its thread parks.
+        // The VM also spins once before it posts that event (TrySpin on 8-23, spin_enter/try_spin on 24+), and a
+        // spin that wins takes the monitor with no event at all: such a sample, on CPU, is no wait (the flake again,
+        // under CI's load: a descheduled spin stretched one). The spin inside the queued part (EnterI,
+        // enter_internal) comes after the event and stays a wait.
         if (wait.lockType().equals("monitor")) {
+            if (spinning && !queued) return NOT_WAITING;
             return !nativeAbove || contendedEnter ? wait : NOT_WAITING;
         }
         return parked ? wait : NOT_WAITING;
+    }
+
+    /** The VM's spin for a contended monitor, by its names on JDK 8 to 25. */
+    private static boolean isMonitorSpin(String n) {
+        return n.contains("ObjectMonitor::TrySpin") || n.contains("ObjectMonitor::try_spin") || n.contains("ObjectMonitor::spin_enter")
+                || n.contains("ObjectMonitor::short_fixed_spin") || n.startsWith("SpinPause");
     }
 
     /** A profiler's own code: its samples show the profiler at work, not the program. */

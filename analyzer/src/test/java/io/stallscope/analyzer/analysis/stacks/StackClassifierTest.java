@@ -133,6 +133,26 @@ class StackClassifierTest {
                 "kafka.log.UnifiedLog.appendAsLeader")).isNull();
     }
 
+    @Test
+    void aMonitorsSpinBeforeItsContendedEnterEventIsNoWait() {
+        // A Kafka 3.9 network thread's wall sample on JDK 17 (BrokerLockRecordingIT, async-profiler wall + lock=0):
+        // the VM's first spin, before it posts the contended-enter event; a spin that wins records no event at all
+        assertThat(inferable("ObjectMonitor::TrySpin(JavaThread*)", "ObjectMonitor::enter(JavaThread*)", "ObjectSynchronizer::enter",
+                "InterpreterRuntime::monitorenter", "kafka.log.UnifiedLog.append", "kafka.log.UnifiedLog.appendAsLeader")).isNull();
+        assertThat(inferable("SpinPause", "ObjectMonitor::TrySpin(JavaThread*)", "ObjectMonitor::enter(JavaThread*)",
+                "ObjectSynchronizer::enter", "InterpreterRuntime::monitorenter", "kafka.log.UnifiedLog.append")).isNull();
+        // JDK 25's names for it
+        assertThat(inferable("ObjectMonitor::short_fixed_spin(JavaThread*, int, bool)", "ObjectMonitor::try_spin(JavaThread*)",
+                "ObjectMonitor::spin_enter(JavaThread*)", "ObjectMonitor::enter(JavaThread*)", "ObjectSynchronizer::enter",
+                "InterpreterRuntime::monitorenter", "kafka.log.UnifiedLog.append")).isNull();
+        // the spin once queued, after the event, is a wait (JDK 17's EnterI, JDK 25's enter_internal)
+        assertThat(inferable("ObjectMonitor::TrySpin(JavaThread*)", "ObjectMonitor::EnterI(JavaThread*)", "ObjectMonitor::enter(JavaThread*)",
+                "ObjectSynchronizer::enter", "InterpreterRuntime::monitorenter", "kafka.log.UnifiedLog.append")).isNotNull();
+        assertThat(inferable("ObjectMonitor::try_spin(JavaThread*)", "ObjectMonitor::enter_internal(JavaThread*)",
+                "ObjectMonitor::enter_with_contention_mark(JavaThread*, ObjectMonitorContentionMark&)", "ObjectMonitor::enter(JavaThread*)",
+                "ObjectSynchronizer::enter", "InterpreterRuntime::monitorenter", "kafka.log.UnifiedLog.append")).isNotNull();
+    }
+
     private int[] ids(String... names) {
         int[] f = new int[names.length];
         for (int i = 0; i < names.length; i++) f[i] = frames.intern(names[i], names[i].startsWith("kafka.") ? 145 : 0, true);
