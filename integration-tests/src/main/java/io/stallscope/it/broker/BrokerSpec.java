@@ -228,6 +228,12 @@ public final class BrokerSpec {
             return this;
         }
 
+        /** Drops every {@code -javaagent:} argument: the same broker without any agent (a control). */
+        public Builder withoutJavaAgents() {
+            jvmArgs.removeIf(a -> a.startsWith("-javaagent:"));
+            return this;
+        }
+
         /** {@code -javaagent:<jar>[=<options>]}. */
         public Builder javaAgent(Path jar, String options) {
             return jvmArg("-javaagent:" + jar.toAbsolutePath() + (options == null || options.isEmpty() ? "" : "=" + options));

@@ -57,8 +57,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *       recovers the first copy, rejoins the ISR, is made leader of every partition and read from offset 0. Its
  *       agent's holes (WARN lines, {@code stallscope_log_holes}) against the independent ones; whether the
  *       cluster served a gap.</li>
+ *   <li><b>control</b> (no agent at all, when asked): node 3's JVM without {@code -javaagent} recovers a third
+ *       copy the same way; it must serve exactly the gaps the detect arm served, so the detect arm is stock Kafka.</li>
  *   <li><b>repair</b> ({@code mitigate=hole-repair}, through the agent's {@code config=} file): node 3 recovers the
- *       second copy the same way; every acknowledged record must be served once, in order, at its offset, with
+ *       last copy the same way; every acknowledged record must be served once, in order, at its offset, with
  *       no offset skipped.</li>
  * </ol>
  * Asserted in every run: the repair arm is clean, and the three hole finders agree. Whether stock Kafka served a
@@ -68,7 +70,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>-Dstallscope.powercut.stress.versions=4.1.2 (default; e.g. 3.6.2,4.1.2), -Dstallscope.powercut.stress.cuts=1
  * (fresh clusters per version), -Dstallscope.powercut.stress.write.mibps=4, -Dstallscope.powercut.stress.window.ms=150,
  * -Dstallscope.powercut.stress.detect=true (the detect arm as well; without it, CI's one cut, only the repair arm runs,
- * and the finders and the agent's detection are compared on its copy).
+ * and the finders and the agent's detection are compared on its copy), -Dstallscope.powercut.stress.control=true (the
+ * control arm as well, with the detect arm).
  */
 class PowerCutStressIT {
     private static final String TOPIC = "stress";
@@ -82,6 +85,8 @@ class PowerCutStressIT {
     private static final int WINDOW_MS = Integer.getInteger("stallscope.powercut.stress.window.ms", 150);
     /** The detect arm too (scripts/power-cut-stress); CI runs the repair arm alone, its copy checked by the finders. */
     private static final boolean DETECT_ARM = Boolean.parseBoolean(System.getProperty("stallscope.powercut.stress.detect", "false"));
+    /** The control arm too: node 3 without the agent, beside the detect arm (scripts/power-cut-stress). */
+    private static final boolean CONTROL_ARM = DETECT_ARM && Boolean.parseBoolean(System.getProperty("stallscope.powercut.stress.control", "false"));
     private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "realdisk").toAbsolutePath();
     private static final Pattern HOLE_LINE = Pattern.compile("hole in (\\S+)-(\\d+): offsets (\\d+)-(\\d+)");
     private static final Pattern REPAIRED = Pattern.compile("hole-repair: \\S+ truncated to offset");
@@ -134,6 +139,7 @@ class PowerCutStressIT {
                         image = disk.cut();
                     }
                     victim.kill(); // right after the copy: its page cache goes as a power cut's would
+                    Path controlImage = CONTROL_ARM ? disk.twin(image) : null;
                     Path repairImage = DETECT_ARM ? disk.twin(image) : image;
                     String where = String.format(Locale.ROOT, "cut %d ms after %s/%s appeared, seed %d", delayMs,
                         rolled.getParent().getFileName(), rolled.getFileName(), seed);
@@ -147,8 +153,17 @@ class PowerCutStressIT {
                             Path logDir = copy.mountPoint().resolve("kafka");
                             dumped = DumpedHoles.find(cluster.broker(1), logDir, TOPIC, PARTITIONS);
                             checked = checkLogs(logDir, tmp);
-                            detect = recover(cluster, leadership, ledger, data, copy, agentConfig, "");
+                            detect = recover(cluster, victim, leadership, ledger, data, copy, agentConfig, "");
                             victim.kill();
+                        }
+                    }
+                    // the control arm: the same recovery with no agent in node 3's JVM
+                    Arm control = null;
+                    if (CONTROL_ARM) {
+                        try (RealDisk copy = disk.open(controlImage)) {
+                            LocalKafkaBroker bare = cluster.victimWithoutAgent();
+                            control = recover(cluster, bare, leadership, ledger, data, copy, agentConfig, "");
+                            bare.kill();
                         }
                     }
                     // the repair arm, on the same cut
@@ -159,7 +174,7 @@ class PowerCutStressIT {
                             dumped = DumpedHoles.find(cluster.broker(1), logDir, TOPIC, PARTITIONS);
                             checked = checkLogs(logDir, tmp);
                         }
-                        repair = recover(cluster, leadership, ledger, data, copy, agentConfig, "mitigate=hole-repair\n");
+                        repair = recover(cluster, victim, leadership, ledger, data, copy, agentConfig, "mitigate=hole-repair\n");
                         victim.kill(); // before its disk goes
                     }
                     List<String> independent = dumped.stream().map(DumpedHoles.Hole::toString).sorted().toList();
@@ -172,6 +187,8 @@ class PowerCutStressIT {
                         + checked.size() + ", by the agent at recovery " + atRecovery.size()
                         + "; detect: " + (detect == null ? "not run" : (detect.check.gaps() > 0 ? "SERVED A HOLE " : "no hole served ")
                             + detect.check.describe() + " (gauge " + detect.holesGauge + ")")
+                        + (control == null ? "" : "; control (no agent): " + (control.check.gaps() > 0 ? "SERVED A HOLE " : "no hole served ")
+                            + control.check.describe() + (control.check.gapList().equals(detect.check.gapList()) ? ", as detect" : ", UNLIKE DETECT"))
                         + "; repair: " + (repair.check.clean() ? "clean " : "FAILED ")
                         + (repair.check.gaps() > 0 ? "SERVED A HOLE " : "no hole served ") + repair.check.describe()
                         + ", repairs " + repair.repairs + ", holes seen " + repair.holes.size();
@@ -182,6 +199,10 @@ class PowerCutStressIT {
                     assertThat(repair.holes).as(line + ": the repair arm's agent at recovery").containsExactlyInAnyOrderElementsOf(firstPerLog);
                     assertThat(repair.check.clean()).as(line + ": the repair arm served every acknowledged record once, in order, with no gap").isTrue();
                     assertThat(repair.repairs).as(line + ": repairs, one per log with a hole").isEqualTo(firstPerLog.size());
+                    if (control != null) {
+                        assertThat(control.check.gapList()).as(line + ": the control arm (no agent) served the detect arm's gaps")
+                            .isEqualTo(detect.check.gapList());
+                    }
                     assertThat(producer.failures()).as(head + "failed sends").isEmpty();
                 }
             }
@@ -193,12 +214,13 @@ class PowerCutStressIT {
     }
 
     /**
-     * Starts node 3 on {@code copy} with {@code agentOptions} in its agent's config file, waits until it is in the
-     * ISR of every partition, makes it lead them all, and reads everything from it.
+     * Starts node 3 ({@code victim}: the cluster's, or the same without the agent) on {@code copy} with
+     * {@code agentOptions} in its agent's config file, waits until it is in the ISR of every partition, makes it
+     * lead them all, and reads everything from it.
      */
-    private static Arm recover(ThreeBrokerCluster cluster, Leadership leadership, AckLedger ledger, Path data, RealDisk copy,
-                               Path agentConfig, String agentOptions) throws Exception {
-        LocalKafkaBroker victim = cluster.victim();
+    private static Arm recover(ThreeBrokerCluster cluster, LocalKafkaBroker victim, Leadership leadership, AckLedger ledger,
+                               Path data, RealDisk copy, Path agentConfig, String agentOptions) throws Exception {
+        boolean agent = victim == cluster.victim();
         Files.writeString(agentConfig, "# written by PowerCutStressIT before this start\n" + agentOptions);
         Files.delete(data);
         Files.createSymbolicLink(data, copy.mountPoint().resolve("kafka"));
@@ -207,7 +229,7 @@ class PowerCutStressIT {
         leadership.awaitInSync(VICTIM, Duration.ofSeconds(180));
         leadership.lead(layout(true), Duration.ofSeconds(60));
         ServedLog.Check check = ServedLog.read(KafkaClients.consumerConfig(victim), TOPIC, PARTITIONS, ledger.snapshot(), Duration.ofSeconds(30));
-        double gauge = PrometheusScrape.scrape(cluster.prometheusPort(VICTIM)).sum("stallscope_log_holes", Map.of("unit", "logs"));
+        double gauge = agent ? PrometheusScrape.scrape(cluster.prometheusPort(VICTIM)).sum("stallscope_log_holes", Map.of("unit", "logs")) : Double.NaN;
         String log = PowerLossIT.since(victim.logFile(), logFrom);
         // spread the leaders again, so that the next arm's kill moves only a third of them
         leadership.lead(layout(false), Duration.ofSeconds(60));

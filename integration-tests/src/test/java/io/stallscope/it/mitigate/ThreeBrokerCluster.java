@@ -66,6 +66,20 @@ final class ThreeBrokerCluster implements AutoCloseable {
         return broker(VICTIM);
     }
 
+    /**
+     * Node 3 as the same spec without the agent: a control broker for node 3's data dir, started in its place
+     * (its own work dir and ports; the cluster knows it by its node id). Made on first use, closed with the cluster.
+     */
+    LocalKafkaBroker victimWithoutAgent() {
+        if (victimWithoutAgent == null) {
+            BrokerSpec spec = victim().spec();
+            victimWithoutAgent = new LocalKafkaBroker(spec.toBuilder().withoutJavaAgents().name(spec.name() + "-noagent").workDir(null).build());
+        }
+        return victimWithoutAgent;
+    }
+
+    private LocalKafkaBroker victimWithoutAgent;
+
     /** The node's agent metrics port, 0 without the agent. */
     int prometheusPort(int node) {
         return prometheusPorts[node - 1];
@@ -89,6 +103,10 @@ final class ThreeBrokerCluster implements AutoCloseable {
     /** Kills the brokers, node 1 (the controller or ZooKeeper's host) last and stopped with its ZooKeeper. */
     @Override
     public void close() {
+        if (victimWithoutAgent != null) {
+            victimWithoutAgent.kill();
+            victimWithoutAgent.close();
+        }
         for (int i = brokers.size() - 1; i >= 0; i--) {
             LocalKafkaBroker b = brokers.get(i);
             b.kill(); // the log dirs are thrown away: no clean shutdown needed
