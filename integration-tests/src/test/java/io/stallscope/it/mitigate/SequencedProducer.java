@@ -26,6 +26,7 @@ final class SequencedProducer implements AutoCloseable {
     private final int recordsPerSecond;
     private final int recordBytes;
     private final BiConsumer<Long, RecordMetadata> onAck;
+    private final boolean keyed;
     private final Thread thread;
     private final ConcurrentSkipListSet<Long> acked = new ConcurrentSkipListSet<>();
     private final List<Exception> failures = new CopyOnWriteArrayList<>();
@@ -39,6 +40,12 @@ final class SequencedProducer implements AutoCloseable {
     /** With records of {@code recordBytes} (at least 8), and {@code onAck} told where each acknowledged record went. */
     SequencedProducer(Map<String, Object> config, String topic, int recordsPerSecond, int recordBytes,
                       BiConsumer<Long, RecordMetadata> onAck) {
+        this(config, topic, recordsPerSecond, recordBytes, onAck, false);
+    }
+
+    /** As above; {@code keyed}: each record keyed by its number (a compacted topic refuses records without a key). */
+    SequencedProducer(Map<String, Object> config, String topic, int recordsPerSecond, int recordBytes,
+                      BiConsumer<Long, RecordMetadata> onAck, boolean keyed) {
         Map<String, Object> c = new java.util.HashMap<>(config);
         c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         c.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -51,6 +58,7 @@ final class SequencedProducer implements AutoCloseable {
         this.recordsPerSecond = recordsPerSecond;
         this.recordBytes = recordBytes;
         this.onAck = onAck;
+        this.keyed = keyed;
         this.thread = new Thread(this::run, "sequenced-producer");
         thread.setDaemon(true);
         thread.start();
@@ -65,7 +73,8 @@ final class SequencedProducer implements AutoCloseable {
             ByteBuffer.wrap(value).putLong(seq);
             long n = seq;
             try {
-                producer.send(new ProducerRecord<>(topic, value), (md, e) -> {
+                byte[] key = keyed ? ByteBuffer.allocate(Long.BYTES).putLong(seq).array() : null;
+                producer.send(new ProducerRecord<>(topic, key, value), (md, e) -> {
                     if (e == null) {
                         onAck.accept(n, md);
                         acked.add(n);
