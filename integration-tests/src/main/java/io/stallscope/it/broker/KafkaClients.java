@@ -47,7 +47,14 @@ public final class KafkaClients {
                 AdminClientConfig.CLIENT_ID_CONFIG, "stallscope-admin"));
     }
 
-    /** Creates a topic with replication factor 1 and waits until it is visible in metadata. */
+    /**
+     * Creates a topic with replication factor 1 and waits until its leaders serve it: visible in metadata, and every
+     * partition answering a ListOffsets from its leader. A KRaft broker publishes a new partition's leader to its
+     * metadata cache before its replica manager has made the partition; a producer sending then gets
+     * NOT_LEADER_OR_FOLLOWER for its first batches while later ones in flight land, and an idempotent producer then
+     * sits on OutOfOrderSequenceException until its delivery timeout (AgentAttachIT, a topic created right after
+     * an attach that slowed the partition's creation: its first batch on the log had sequence 126).
+     */
     public static void createTopic(KafkaBroker broker, String name, int partitions, Map<String, String> configs) {
         try (Admin admin = admin(broker)) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
@@ -58,10 +65,15 @@ public final class KafkaClients {
                     var d = admin.describeTopics(List.of(name)).allTopicNames().get(5, TimeUnit.SECONDS).get(name);
                     if (d != null && d.partitions().size() == partitions
                             && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+                        for (int p = 0; p < partitions; p++) {
+                            latest.put(new org.apache.kafka.common.TopicPartition(name, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                        }
+                        admin.listOffsets(latest).all().get(5, TimeUnit.SECONDS);
                         return;
                     }
-                } catch (ExecutionException e) {
-                    // not visible yet
+                } catch (ExecutionException | TimeoutException e) {
+                    // not visible or not served yet (the admin client retries a retriable error until its own timeout)
                 }
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("topic " + name + " has no leaders after 30 s");

@@ -23,16 +23,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * During an incident: attach to a broker that is already running, see its stalls, detach again,
- * and the broker keeps serving as before.
+ * and the broker keeps serving as before. Attached with mitigate=hole-repair, it is also issue 53's control that an
+ * agent attached at runtime touches nothing in recovery: new logs are created and loaded while it is woven in, and
+ * after the detach a SIGKILL and a restart (stock recovery, no agent) keep every record, with no hole named.
  */
 class AgentAttachIT {
     private static final String TOPIC = "attached";
+    private static final String NEW_TOPIC = "attached-new";
 
     @ParameterizedTest(name = "Kafka {0}")
     @ValueSource(strings = {"3.9.2", "4.1.2"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
     void attachMeasuresARunningBrokerAndDetachLeavesItWorking(String version) throws Exception {
-        BrokerSpec spec = BrokerSpec.builder(version).name("agent-attach").build();
+        // a 4 s broker session: the restart after the SIGKILL below registers again sooner (see KillRecoveryIT)
+        BrokerSpec spec = BrokerSpec.builder(version).name("agent-attach").serverProperty("broker.session.timeout.ms", "4000")
+            .serverProperty("broker.heartbeat.interval.ms", "1000").build();
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
@@ -40,10 +45,13 @@ class AgentAttachIT {
 
             int port = FreePorts.next();
             AgentCommand.Result attached = AgentCommand.run(KafkaJdks.defaultJdk(), "attach",
-                Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port, "topic.labels=true");
+                Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port, "topic.labels=true", "mitigate=hole-repair");
             assertThat(attached.exitCode()).as(attached.output()).isZero();
             assertThat(attached.output()).contains("active: Stallscope").contains("active (attach) in Kafka " + version)
-                .contains("instrumented 13 of 13 points");
+                .contains("instrumented 13 of 13 points").contains("hole detection on; hole-repair on");
+            // logs created and loaded (Kafka's LogLoader) with the recovery hooks woven in
+            KafkaClients.createTopic(broker, NEW_TOPIC, 3, KafkaClients.SMALL_SEGMENTS);
+            KafkaClients.produce(broker, NEW_TOPIC, 500, 1024);
 
             KafkaClients.produce(broker, TOPIC, 3000, 1024);
             assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(3500);
@@ -69,6 +77,17 @@ class AgentAttachIT {
             String log = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
             assertThat(log.lines().filter(l -> AgentLogLines.isAgentLine(l) && l.contains("ERROR"))).isEmpty();
             assertThat(log).contains("detached: restored the original code of");
+
+            // an unclean stop and Kafka's own recovery: what the attached agent saw written is all there
+            broker.kill();
+            broker.start();
+            assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(4500);
+            assertThat(KafkaClients.consumeAll(broker, NEW_TOPIC, true, Duration.ofSeconds(60))).isEqualTo(500);
+            String after = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1);
+            assertThat(after).doesNotContain("hole in ").doesNotContain("hole-repair: ");
+            try (var dirs = Files.walk(broker.dataDir(), 2)) {
+                assertThat(dirs.filter(d -> d.getFileName().toString().startsWith("stallscope-quarantine"))).as("quarantine dirs").isEmpty();
+            }
         }
     }
 }
