@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -65,9 +66,9 @@ public final class KafkaClients {
                     var d = admin.describeTopics(List.of(name)).allTopicNames().get(5, TimeUnit.SECONDS).get(name);
                     if (d != null && d.partitions().size() == partitions
                             && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new java.util.HashMap<>();
+                        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
                         for (int p = 0; p < partitions; p++) {
-                            latest.put(new org.apache.kafka.common.TopicPartition(name, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                            latest.put(new TopicPartition(name, p), OffsetSpec.latest());
                         }
                         admin.listOffsets(latest).all().get(5, TimeUnit.SECONDS);
                         return;

@@ -12,10 +12,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -111,7 +113,7 @@ class KillRecoveryIT {
                     boolean clean = kill == KILLS && KILLS > 1; // the last stop a clean one
                     atKills.add(String.format("%s: %.0f snapshots deferred / %.0f fsynced, %.0f fetches warmed", clean ? "clean stop" : "kill " + kill,
                         m.event("roll-flush", "deferred"), m.event("roll-flush", "flushed"), m.event("prefetch", "warmed")));
-                    long logFrom = java.nio.file.Files.size(broker.logFile());
+                    long logFrom = Files.size(broker.logFile());
                     if (clean) {
                         broker.stop();
                     } else {
@@ -146,9 +148,9 @@ class KillRecoveryIT {
             return "";
         }
         PrometheusScrape m = PrometheusScrape.scrape(mb.prometheusPort);
-        double checks = m.sum("stallscope_log_hole_checks_total", java.util.Map.of());
-        assertThat(m.sum("stallscope_log_hole_checks_total", java.util.Map.of("result", "hole"))).as(context + ": holes found").isZero();
-        assertThat(m.sum("stallscope_log_holes", java.util.Map.of("unit", "logs"))).as(context + ": logs with a hole").isZero();
+        double checks = m.sum("stallscope_log_hole_checks_total", Map.of());
+        assertThat(m.sum("stallscope_log_hole_checks_total", Map.of("result", "hole"))).as(context + ": holes found").isZero();
+        assertThat(m.sum("stallscope_log_holes", Map.of("unit", "logs"))).as(context + ": logs with a hole").isZero();
         if (!clean) {
             assertThat(checks).as(context + ": recovered segments judged").isPositive();
         }

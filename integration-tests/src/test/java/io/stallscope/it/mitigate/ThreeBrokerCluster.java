@@ -26,6 +26,7 @@ final class ThreeBrokerCluster implements AutoCloseable {
 
     private final List<LocalKafkaBroker> brokers = new ArrayList<>();
     private final int[] prometheusPorts = new int[3];
+    private LocalKafkaBroker victimWithoutAgent;
 
     ThreeBrokerCluster(String version, String name, Map<String, String> serverProperties, String agentOptions,
                        Consumer<BrokerSpec.Builder> node3Disk) {
@@ -77,8 +78,6 @@ final class ThreeBrokerCluster implements AutoCloseable {
         }
         return victimWithoutAgent;
     }
-
-    private LocalKafkaBroker victimWithoutAgent;
 
     /** The node's agent metrics port, 0 without the agent. */
     int prometheusPort(int node) {
