@@ -92,9 +92,23 @@ class PowerCutStressIT {
     private static final boolean CONTROL_ARM = DETECT_ARM && Boolean.parseBoolean(System.getProperty("stallscope.powercut.stress.control", "false"));
     /** The topic compacted (cleanup.policy=compact): the control that a compacted log is never called a hole nor repaired. */
     private static final boolean COMPACTED = Boolean.parseBoolean(System.getProperty("stallscope.powercut.stress.compacted", "false"));
+    /** Extra server properties for every broker ("k=v,k=v"), e.g. a shorter checkpoint interval: a setting to say in the table. */
+    private static final String BROKER_PROPS = System.getProperty("stallscope.powercut.stress.broker.props", "").trim();
     private static final Path DIR = Path.of(System.getProperty("stallscope.it.target", "target"), "realdisk").toAbsolutePath();
     private static final Pattern HOLE_LINE = Pattern.compile("hole in (\\S+)-(\\d+): offsets (\\d+)-(\\d+)");
     private static final Pattern REPAIRED = Pattern.compile("hole-repair: \\S+ truncated to offset");
+
+    private static Map<String, String> extraBrokerProps() {
+        Map<String, String> extra = new HashMap<>();
+        for (String kv : BROKER_PROPS.isEmpty() ? new String[0] : BROKER_PROPS.split(",")) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("stallscope.powercut.stress.broker.props: '" + kv + "' is not key=value");
+            }
+            extra.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+        return extra;
+    }
 
     static Stream<Arguments> cuts() {
         return Stream.of(System.getProperty("stallscope.powercut.stress.versions", "4.1.2").split(","))
@@ -108,16 +122,18 @@ class PowerCutStressIT {
         RealDiskRequirement.assumeAvailable();
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        String head = "POWERCUTSTRESS " + version + (COMPACTED ? "/compacted" : "") + " cut " + cut + ": ";
+        String head = "POWERCUTSTRESS " + version + (COMPACTED ? "/compacted" : "") + (BROKER_PROPS.isEmpty() ? "" : "+" + BROKER_PROPS)
+            + " cut " + cut + ": ";
         // node 3's agent options come from this file at each start: empty (the defaults) until the repair arm
         Path agentConfig = Files.writeString(tmp.resolve("agent.properties"), "# the detect arm: the agent's defaults\n");
         try (PowerCutDisk disk = PowerCutDisk.create(FsType.XFS, 2L << 30, DIR)) {
             Path data = Files.createSymbolicLink(tmp.resolve("node3-data"), Files.createDirectories(disk.mountPoint().resolve("kafka")));
-            Map<String, String> props = Map.of(
+            Map<String, String> props = new HashMap<>(Map.of(
                 "auto.leader.rebalance.enable", "false",
                 // node 3 is killed twice per cut: its next registration waits for the last one's session
                 "broker.session.timeout.ms", "4000",
-                "broker.heartbeat.interval.ms", "1000");
+                "broker.heartbeat.interval.ms", "1000"));
+            props.putAll(extraBrokerProps());
             try (ThreeBrokerCluster cluster = new ThreeBrokerCluster(version, "power-cut-stress", props, "config=" + agentConfig,
                      b -> b.dataDir(data).launchWrapper(disk.launchWrapper()));
                  Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
