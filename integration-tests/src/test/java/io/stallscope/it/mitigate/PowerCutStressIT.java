@@ -74,7 +74,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (fresh clusters per version), -Dstallscope.powercut.stress.write.mibps=4, -Dstallscope.powercut.stress.window.ms=150,
  * -Dstallscope.powercut.stress.detect=true (the detect arm as well; without it, CI's one cut, only the repair arm runs,
  * and the finders and the agent's detection are compared on its copy), -Dstallscope.powercut.stress.control=true (the
- * control arm as well, with the detect arm).
+ * control arm as well, with the detect arm), -Dstallscope.powercut.stress.broker.props=k=v,k=v (server properties for
+ * every broker; the lines' version then reads VERSION+k=v,k=v).
  */
 class PowerCutStressIT {
     private static final String TOPIC = "stress";
