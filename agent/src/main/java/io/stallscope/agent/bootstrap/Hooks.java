@@ -1,5 +1,7 @@
 package io.stallscope.agent.bootstrap;
 
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
 /**
  * The entry points that advice calls. Lives on the bootstrap class path so that advice inlined
  * into JDK classes (FileChannelImpl) can reach it as well as advice inlined into Kafka's classes.
@@ -73,6 +75,29 @@ public final class Hooks {
             }
             current.failed(op, t);
             return INACTIVE;
+        }
+    }
+
+    /**
+     * Times {@code op} as a wait for {@code lock} shared, when another thread holds it exclusively or is queued for
+     * it (then a shared request queues too): the lock is taken and released here, and the caller's own acquisition
+     * right after is immediate (or, rarely, waits again, untimed). Uncontended, or with no session: two reads of the
+     * lock's state and nothing timed. Nothing is held when this returns, whatever fails.
+     */
+    public static void awaitShared(int op, Object subject, ReentrantReadWriteLock lock) {
+        if (session == null || lock == null || !lock.isWriteLocked() && !lock.hasQueuedThreads()
+            || lock.isWriteLockedByCurrentThread()) {
+            return;
+        }
+        long start = enter(op, subject);
+        if (start == INACTIVE) {
+            return;
+        }
+        try {
+            lock.readLock().lock();
+            lock.readLock().unlock();
+        } finally {
+            exit(op, start, subject, -1L, null);
         }
     }
 

@@ -26,7 +26,7 @@ public final class ReferenceTables {
         new String[] {"stallscope_agent_info", "gauge, always 1",
             "version, kafka, jdk, mode, points, mitigations, profile, topic_labels",
             "the agent is active: its version, the broker's Kafka and JDK, premain or attach, points instrumented "
-                + "(`12/13`), mitigations asked for (`none` or a list)"},
+                + "(`13/14`), mitigations asked for (`none` or a list)"},
         new String[] {"stallscope_op_seconds", "histogram, buckets 10 us to 10 s", "op, role", "time spent in the op"},
         new String[] {"stallscope_op_seconds_max", "gauge", "op, role", "longest op in the last few minutes"},
         new String[] {"stallscope_op_topic_seconds", "histogram", "op, role, topic, partition",

@@ -23,6 +23,7 @@ public final class Points {
             new SegmentReadPoint(),
             new TlsTransferPoint(),
             new LogAppendPoint(),
-            new IndexLookupPoint()));
+            new IndexLookupPoint(),
+            new IndexRemapWaitPoint()));
     }
 }

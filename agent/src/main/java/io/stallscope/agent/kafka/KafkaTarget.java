@@ -144,6 +144,18 @@ public final class KafkaTarget {
             return this;
         }
 
+        /** Present in these ranges only (a fix backported to some release lines): {@link Presence#inRanges}. */
+        Builder inRanges(String whyAbsentOutside, String... bounds) {
+            this.presence = Presence.inRanges(whyAbsentOutside, bounds);
+            return this;
+        }
+
+        /** A further check of a matched class: the field its advice reads. */
+        Builder verify(Function<TypeDescription, String> check) {
+            this.verify = check;
+            return this;
+        }
+
         Builder inJdk(Function<TypeDescription, String> check) {
             this.inJdk = true;
             this.verify = check;

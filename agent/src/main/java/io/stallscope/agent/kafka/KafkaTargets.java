@@ -68,6 +68,20 @@ public final class KafkaTargets {
         .shape(named("lookup").and(takesArguments(long.class)))
         .build();
 
+    /**
+     * AbstractIndex.inRemapReadLock, both overloads: where every lookup of an index takes its remap lock shared, which
+     * a resize (a roll's trim) and a close take exclusively to unmap (KAFKA-19390). By the jars on Maven Central, in
+     * 3.9.2, 4.0.2 and from 4.1.1; not in 3.9.0, 3.9.1, 4.0.0, 4.0.1, 4.1.0, nor before.
+     */
+    public static final KafkaTarget INDEX_REMAP_READ_LOCK = KafkaTarget.named("index.remap.read.lock",
+            "AbstractIndex.inRemapReadLock(...)")
+        .in(STORAGE + "AbstractIndex")
+        .shape(named("inRemapReadLock").and(takesArguments(1)))
+        .inRanges("no remap lock (KAFKA-19390 came in 3.9.2, 4.0.2 and 4.1.1): lookups wait for no unmap",
+            "3.9.2", "4.0.0", "4.0.2", "4.1.0", "4.1.1", null)
+        .verify(KafkaTargets::hasRemapLock)
+        .build();
+
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
     public static final KafkaTarget FILE_CHANNEL_TRANSFER_TO = KafkaTarget.named("jdk.transferTo",
             "FileChannelImpl.transferTo(long,long,WritableByteChannel)")
@@ -350,7 +364,7 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
-            FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            INDEX_REMAP_READ_LOCK, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 
@@ -359,6 +373,17 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             LOG_MANAGER_SHUTDOWN, LOG_MANAGER_CHECKPOINT, LOG_MANAGER_LOAD_LOGS, LOG_MANAGER_LOAD_LOG, LOG_FLUSH_AT_STOP,
             LOG_CLOSE, SEGMENT_CLOSE, INDEX_TRIM, TIME_INDEX_LAST_ENTRY, RECORDS_TRIM, SEGMENT_RECOVER, SERVER_SHUTDOWN));
+    }
+
+    /** The remap-wait advice reads AbstractIndex's remapLock field. */
+    private static String hasRemapLock(TypeDescription type) {
+        for (FieldDescription.InDefinedShape field : type.getDeclaredFields()) {
+            if (field.getName().equals("remapLock")
+                && field.getType().asErasure().represents(java.util.concurrent.locks.ReentrantReadWriteLock.class)) {
+                return null;
+            }
+        }
+        return type.getName() + " has no ReentrantReadWriteLock field 'remapLock'";
     }
 
     /** The transferTo advice reads FileChannelImpl's path field. */

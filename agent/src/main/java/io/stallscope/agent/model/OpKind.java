@@ -66,6 +66,11 @@ public enum OpKind {
         "OffsetIndex/TimeIndex.lookup: a binary search of a memory-mapped index; a page fault there (a cold index on a"
             + " slow disk) holds every safepoint, and so every thread of the broker, up",
         // fetches and ListOffsets on handlers; other roles (a purgatory's reaper) get their series when they occur
+        ThreadRole.REQUEST_HANDLER),
+    INDEX_REMAP_WAIT("index_remap_wait", "IndexRemapWait", "Index Remap Wait",
+        "AbstractIndex.inRemapReadLock: a lookup's wait for the index's remap lock while a resize (a roll's trim) or a"
+            + " close holds it to unmap (KAFKA-19390; Kafka 3.9.2, 4.0.2, 4.1.1 and later); timed only when it waits",
+        // the lookups of fetches and ListOffsets, on handlers
         ThreadRole.REQUEST_HANDLER);
 
     /** The JFR event types' common prefix, e.g. stallscope.RecordsAppend. */

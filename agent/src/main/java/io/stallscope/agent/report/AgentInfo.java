@@ -15,7 +15,7 @@ public final class AgentInfo {
     }
 
     /**
-     * @param points      instrumented points, "12/13"
+     * @param points      instrumented points, "13/14"
      * @param mitigations the mitigations asked for, comma-separated, or "none"
      */
     public static void register(MeterRegistry registry, String version, String kafka, String jdk, String mode,

@@ -1,5 +1,6 @@
 package io.stallscope.agent.report;
 
+import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.ThreadState;
 import io.stallscope.agent.logging.LineBudget;
 import io.stallscope.agent.model.OpKind;
@@ -64,7 +65,9 @@ public final class SlowOpLog {
     SlowOpLine line(int op, long durationNanos, String thread, ThreadRole role, TopicPartition tp, long bytes,
                     String path, Throwable thrown, ThreadState state, long lockWaitNanos) {
         InnerOps inner = take(state);
-        if (state.enclosedByTimedOp()) {
+        // a wait for an index's remap lock keeps a line of its own, paired with the resize that held it: the lookup
+        // and the read around it are its victims, and with their own threshold they may never get a line
+        if (state.enclosedByTimedOp() && op != Op.INDEX_REMAP_WAIT) {
             // an enclosing op is still timing: this one becomes part of its line
             state.slowInner = inner.add(op, durationNanos);
             return null;

@@ -69,26 +69,41 @@ final class SafepointHolder {
 
     /**
      * The lookup that began before the sync and had not ended before it did (nanoTime base), the one that began
-     * first when several did; null when none.
+     * first when several did; null when none. A lookup parked all through the sync in its wait for the index's remap
+     * lock ({@link Op#INDEX_REMAP_WAIT}) was at a safepoint already and held nothing up.
      */
     static SafepointHolder find(long syncStartNanos, long syncEndNanos, List<Candidate> threads) {
         SafepointHolder best = null;
         for (Candidate c : threads) {
             OpTrace t = c.trace;
+            if (parkedThrough(t, syncStartNanos, syncEndNanos)) {
+                continue;
+            }
             for (int i = 0; i < t.size(); i++) {
                 if (t.op(i) != Op.INDEX_LOOKUP) {
                     continue;
                 }
                 long start = t.start(i);
                 long end = t.end(i);
-                boolean covers = start <= syncStartNanos + SLACK_NANOS
-                    && (end == OpTrace.RUNNING || end >= syncEndNanos - SLACK_NANOS);
-                if (covers && (best == null || start < best.startNanos)) {
+                if (covers(start, end, syncStartNanos, syncEndNanos) && (best == null || start < best.startNanos)) {
                     best = new SafepointHolder(c.thread, t.op(i), start, end, SubjectPaths.pathOf(t.subject(i)));
                 }
             }
         }
         return best;
+    }
+
+    private static boolean parkedThrough(OpTrace t, long syncStartNanos, long syncEndNanos) {
+        for (int i = 0; i < t.size(); i++) {
+            if (t.op(i) == Op.INDEX_REMAP_WAIT && covers(t.start(i), t.end(i), syncStartNanos, syncEndNanos)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean covers(long start, long end, long syncStartNanos, long syncEndNanos) {
+        return start <= syncStartNanos + SLACK_NANOS && (end == OpTrace.RUNNING || end >= syncEndNanos - SLACK_NANOS);
     }
 
     /** The clause the slow line ends with, e.g. "behind index_lookup 230.1 ms of orders-3 (...index) on thread "x"". */

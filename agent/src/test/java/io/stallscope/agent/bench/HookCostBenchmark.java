@@ -23,6 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Exactly what the advice adds to one instrumented call: Hooks.enter and Hooks.exit into the real
@@ -36,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 5, time = 2)
 public class HookCostBenchmark {
     private final Object subject = new Object();
+    private final ReentrantReadWriteLock remapLock = new ReentrantReadWriteLock();
     private io.stallscope.agent.report.OpHistogram histogram;
 
     @Setup(Level.Trial)
@@ -62,6 +64,16 @@ public class HookCostBenchmark {
         long start = Hooks.enter(Op.LOG_ROLL, subject);
         Hooks.exit(Op.LOG_ROLL, start, subject, -1L, null);
         return start;
+    }
+
+    /**
+     * What every lookup of a 3.9.2+ index adds for index_remap_wait when no resize holds its remap lock (the usual
+     * case): two reads of the lock's state, nothing timed.
+     */
+    @Benchmark
+    public ReentrantReadWriteLock remapWaitUncontended() {
+        Hooks.awaitShared(Op.INDEX_REMAP_WAIT, subject, remapLock);
+        return remapLock;
     }
 
     /** The histogram alone, for the split of the cost. */

@@ -1,13 +1,11 @@
 package io.stallscope.agent.holes;
 
-import io.stallscope.agent.kafka.KafkaJars;
 import io.stallscope.agent.kafka.KafkaReleases;
+import io.stallscope.agent.kafka.WovenKafka;
 
 import java.io.File;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,31 +20,20 @@ import java.util.Map;
  * answers for none of them.
  */
 final class KafkaRecordsWriter implements AutoCloseable {
-    private final URLClassLoader loader;
+    private final WovenKafka kafka;
     private final Class<?> fileRecords;
     private final Method withRecords;
     private final Object none;
     private final Class<?> simpleRecord;
 
     private KafkaRecordsWriter(String version, boolean storage, Map<String, byte[]> woven) throws Exception {
-        Path jars = KafkaJars.root().resolve(version);
-        List<URL> urls = new ArrayList<>();
-        urls.add(jars.resolve("kafka-clients-" + version + ".jar").toUri().toURL());
-        // kafka-clients logs through slf4j (Utils): the test's slf4j-api and binding, nothing else of its class path
-        urls.add(codeSource(org.slf4j.Logger.class));
-        urls.add(codeSource(org.slf4j.LoggerFactory.getILoggerFactory().getClass()));
-        if (storage) {
-            urls.add(jars.resolve("kafka-storage-" + version + ".jar").toUri().toURL());
-            urls.add(jars.resolve("kafka-server-common-" + version + ".jar").toUri().toURL());
-            urls.add(codeSource(com.yammer.metrics.core.MetricsRegistry.class));
-        }
-        loader = new WovenLoader(urls.toArray(new URL[0]), woven);
+        kafka = WovenKafka.of(version, storage, woven);
         String pkg = KafkaReleases.compare(version, "4.3") >= 0
             ? "org.apache.kafka.common.record.internal." : "org.apache.kafka.common.record.";
-        fileRecords = loader.loadClass(pkg + "FileRecords");
-        simpleRecord = loader.loadClass(pkg + "SimpleRecord");
+        fileRecords = kafka.kafkaClass(pkg + "FileRecords");
+        simpleRecord = kafka.kafkaClass(pkg + "SimpleRecord");
         Method found = null;
-        for (Method m : loader.loadClass(pkg + "MemoryRecords").getMethods()) {
+        for (Method m : kafka.kafkaClass(pkg + "MemoryRecords").getMethods()) {
             Class<?>[] p = m.getParameterTypes();
             if (m.getName().equals("withRecords") && p.length == 3 && p[0] == long.class && p[2].isArray()) {
                 found = m;
@@ -77,11 +64,7 @@ final class KafkaRecordsWriter implements AutoCloseable {
     }
 
     Class<?> kafkaClass(String name) throws ClassNotFoundException {
-        return loader.loadClass(name);
-    }
-
-    private static URL codeSource(Class<?> type) {
-        return type.getProtectionDomain().getCodeSource().getLocation();
+        return kafka.kafkaClass(name);
     }
 
     /** Appends one batch of count records, offsets from baseOffset; returns the file's size after it. */
@@ -135,38 +118,10 @@ final class KafkaRecordsWriter implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        loader.close();
+        kafka.close();
     }
 
     static String name(long baseOffset) {
         return String.format("%020d.log", baseOffset);
-    }
-
-    /**
-     * The version's jars over the platform loader; the agent's own classes (what woven advice calls) from the test's
-     * class loader, as the system class loader serves them to a broker.
-     */
-    private static final class WovenLoader extends URLClassLoader {
-        private final Map<String, byte[]> woven;
-
-        WovenLoader(URL[] urls, Map<String, byte[]> woven) {
-            super(urls, ClassLoader.getPlatformClassLoader());
-            this.woven = woven;
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (name.startsWith("io.stallscope.")) {
-                return KafkaRecordsWriter.class.getClassLoader().loadClass(name);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null && woven.containsKey(name)) {
-                    byte[] bytes = woven.get(name);
-                    c = defineClass(name, bytes, 0, bytes.length);
-                }
-                return c != null ? c : super.loadClass(name, resolve);
-            }
-        }
     }
 }

@@ -5,13 +5,9 @@ import io.stallscope.agent.holes.advice.SegmentRecoveredAdvice;
 import io.stallscope.agent.kafka.KafkaJars;
 import io.stallscope.agent.kafka.KafkaReleases;
 import io.stallscope.agent.kafka.KafkaTargets;
-import net.bytebuddy.ByteBuddy;
+import io.stallscope.agent.kafka.WovenKafka;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.asm.AsmVisitorWrapper;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.pool.TypePool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,24 +106,7 @@ class KafkaRecoveryTest {
 
     /** The version's (4.x, kafka-storage) LogLoader with these visitors, as the agent's transformer weaves them. */
     static byte[] weaveLogLoader(String version, AsmVisitorWrapper... visitors) throws Exception {
-        Path jars = KafkaJars.root().resolve(version);
-        List<ClassFileLocator> locators = new ArrayList<>();
-        for (String jar : new String[] {"kafka-storage", "kafka-server-common", "kafka-clients"}) {
-            locators.add(ClassFileLocator.ForJarFile.of(jars.resolve(jar + "-" + version + ".jar").toFile()));
-        }
-        locators.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());
-        locators.add(ClassFileLocator.ForClassLoader.of(SegmentRecoveredAdvice.class.getClassLoader()));
-        ClassFileLocator locator = new ClassFileLocator.Compound(locators);
-        try {
-            DynamicType.Builder<?> builder = new ByteBuddy().with(TypeValidation.DISABLED)
-                .redefine(TypePool.Default.of(locator).describe(STORAGE + "LogLoader").resolve(), locator);
-            for (AsmVisitorWrapper visitor : visitors) {
-                builder = builder.visit(visitor);
-            }
-            return builder.make().getBytes();
-        } finally {
-            locator.close();
-        }
+        return WovenKafka.weave(version, STORAGE + "LogLoader", visitors);
     }
 
     /** Kafka's LogLoader.load() after an unclean shutdown, recovery point 0; returns the log end it settles on. */

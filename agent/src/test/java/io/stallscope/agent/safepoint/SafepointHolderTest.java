@@ -57,6 +57,20 @@ class SafepointHolderTest {
         assertThat(h.describe()).endsWith("on thread \"first\"");
     }
 
+    /** A lookup parked in its wait for the remap lock through the sync was at a safepoint: not the holder. */
+    @Test
+    void aLookupParkedBehindTheRemapLockHoldsNothingUp() {
+        OpTrace parked = new OpTrace();
+        parked.add(Op.INDEX_LOOKUP, 0, 950 * MS, 1_300 * MS, INDEX);
+        parked.add(Op.INDEX_REMAP_WAIT, 1, 960 * MS, 1_250 * MS, INDEX);
+        assertThat(SafepointHolder.find(SYNC_START, SYNC_END,
+            List.of(new SafepointHolder.Candidate("data-plane-kafka-request-handler-4", parked)))).isNull();
+        SafepointHolder h = SafepointHolder.find(SYNC_START, SYNC_END, List.of(
+            new SafepointHolder.Candidate("data-plane-kafka-request-handler-4", parked),
+            thread("faulting", Op.INDEX_LOOKUP, 990 * MS, 1_220 * MS, INDEX)));
+        assertThat(h.describe()).endsWith("on thread \"faulting\"");
+    }
+
     /**
      * JFR's timestamps come through the wall clock; converted back they land on nanoTime's scale within the slack. The
      * best of five tries, so that a thread descheduled between two clock reads on a loaded machine does not fail it;

@@ -36,6 +36,22 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
      * ZooKeeper mode for versions before 3.3 (KRaft was not production ready before 3.3, and 2.8's
      * KRaft was an early-access preview). Everything from 3.3 runs in KRaft combined mode.
      */
+    /**
+     * Whether AbstractIndex has KAFKA-19390's remap lock (the agent's index_remap_wait point): by the jars on Maven
+     * Central, 3.9.2, 4.0.2 and 4.1.1 on.
+     */
+    public boolean hasIndexRemapLock() {
+        return isAtLeast(4, 1, 1) || major == 4 && minor == 0 && patch >= 2 || major == 3 && minor == 9 && patch >= 2;
+    }
+
+    /** The agent's points in this Kafka: snapshot_flush from 3.7 (KAFKA-15046), index_remap_wait with its lock. */
+    public int agentPoints() {
+        return 12 + (isAtLeast(3, 7, 0) ? 1 : 0) + (hasIndexRemapLock() ? 1 : 0);
+    }
+
+    /** Every point the agent has. */
+    public static final int AGENT_POINTS_ALL = 14;
+
     public boolean usesZooKeeper() {
         return !isAtLeast(3, 3, 0);
     }

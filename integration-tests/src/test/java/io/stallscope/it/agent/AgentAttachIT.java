@@ -5,6 +5,7 @@ import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.KafkaJdks;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +49,8 @@ class AgentAttachIT {
                 Long.toString(broker.pid()), "prometheus=127.0.0.1:" + port, "topic.labels=true", "mitigate=hole-repair");
             assertThat(attached.exitCode()).as(attached.output()).isZero();
             assertThat(attached.output()).contains("active: Stallscope").contains("active (attach) in Kafka " + version)
-                .contains("instrumented 13 of 13 points").contains("hole detection on; hole-repair on");
+                .contains("instrumented " + KafkaVersion.of(version).agentPoints() + " of " + KafkaVersion.AGENT_POINTS_ALL
+                    + " points").contains("hole detection on; hole-repair on");
             // logs created and loaded (Kafka's LogLoader) with the recovery hooks woven in
             KafkaClients.createTopic(broker, NEW_TOPIC, 3, KafkaClients.SMALL_SEGMENTS);
             KafkaClients.produce(broker, NEW_TOPIC, 500, 1024);

@@ -240,8 +240,8 @@ class AgentMatrixContainerIT {
                 "prometheus=127.0.0.1:" + port, "topic.labels=true");
             String out = attached.getStdout() + attached.getStderr();
             assertThat(attached.getExitCode()).as(out).isZero();
-            int points = version.isAtLeast(3, 7, 0) ? 13 : 12;
-            assertThat(out).contains("active (attach) in Kafka " + version).contains("instrumented " + points + " of 13 points");
+            assertThat(out).contains("active (attach) in Kafka " + version)
+                .contains("instrumented " + version.agentPoints() + " of " + KafkaVersion.AGENT_POINTS_ALL + " points");
 
             KafkaClients.produce(broker, topic, 3000, 1024);
             assertThat(KafkaClients.consumeAll(broker, topic, true, Duration.ofSeconds(60))).isEqualTo(3500);

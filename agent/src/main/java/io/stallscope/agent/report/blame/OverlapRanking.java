@@ -16,6 +16,8 @@ import java.util.function.Function;
  * same time: no culprit, never a guess. A wait for a log's lock ({@link Op#LOG_APPEND}'s own time) is behind only
  * what held that lock: an op of the same log run inside another thread's append or roll (Kafka takes the lock for
  * both), never a scheduler's flush, which fsyncs outside it (2.8's {@code Log.flush}, 3.x's {@code UnifiedLog.flush}).
+ * A wait for an index's remap lock ({@link Op#INDEX_REMAP_WAIT}) is behind only a resize of the same index, which takes
+ * that lock exclusively; and a wait, holding nothing, is never named itself.
  */
 public final class OverlapRanking {
     /** Shorter overlaps explain nothing worth naming in a line about a stall of 100 ms. */
@@ -27,6 +29,8 @@ public final class OverlapRanking {
     private final int victimOp;
     /** The victim waited for its log's lock: only that lock's holder can be named. */
     private final boolean lockWait;
+    /** The victim waited for an index's remap lock: only a resize of that index can be named. */
+    private final boolean remapWait;
     private final long victimStart;
     private final long victimEnd;
     private final long now;
@@ -44,6 +48,7 @@ public final class OverlapRanking {
         this.victim = OpPlace.of(victimPath);
         this.victimOp = victimOp;
         this.lockWait = victimOp == Op.LOG_APPEND;
+        this.remapWait = victimOp == Op.INDEX_REMAP_WAIT;
         this.victimStart = victimStart;
         this.victimEnd = victimEnd;
         this.now = now;
@@ -66,8 +71,9 @@ public final class OverlapRanking {
         Scope[] scopes = new Scope[ops.size()];
         long[] overlaps = new long[ops.size()];
         for (int i = 0; i < ops.size(); i++) {
-            if (ops.op(i) == Op.LOG_APPEND) {
-                // its own time is a wait for the log's lock: what holds others up is the op inside it
+            if (ops.op(i) == Op.LOG_APPEND || ops.op(i) == Op.INDEX_REMAP_WAIT
+                || remapWait && ops.op(i) != Op.INDEX_RESIZE) {
+                // a wait for a lock holds nothing up: what does is the op inside it, or the lock's holder
                 continue;
             }
             long overlap = Math.min(endOf(ops, i), victimEnd) - Math.max(ops.start(i), victimStart);

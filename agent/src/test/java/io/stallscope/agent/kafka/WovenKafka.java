@@ -1,0 +1,110 @@
+package io.stallscope.agent.kafka;
+
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.pool.TypePool;
+
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One Kafka version's own classes (target/kafka-jars/VERSION) in a class loader of their own, some of them woven with
+ * the agent's advice as its transformer weaves them; the agent's classes, which woven advice calls, come from the
+ * test's class loader, as the system class loader serves them to a broker.
+ */
+public final class WovenKafka implements AutoCloseable {
+    private final URLClassLoader loader;
+
+    private WovenKafka(URL[] urls, Map<String, byte[]> woven) {
+        this.loader = new WovenLoader(urls, woven);
+    }
+
+    /**
+     * kafka-clients, and with {@code storage} kafka-storage and server-common (3.7+: LogSegment, LogConfig; 3.9.2+:
+     * AbstractIndex's remap lock), of this version; {@code woven}: class name to class file, defined from those bytes.
+     */
+    public static WovenKafka of(String version, boolean storage, Map<String, byte[]> woven) throws IOException {
+        Path jars = KafkaJars.root().resolve(version);
+        List<URL> urls = new ArrayList<>();
+        urls.add(jars.resolve("kafka-clients-" + version + ".jar").toUri().toURL());
+        // kafka-clients logs through slf4j (Utils): the test's slf4j-api and binding, nothing else of its class path
+        urls.add(codeSource(org.slf4j.Logger.class));
+        urls.add(codeSource(org.slf4j.LoggerFactory.getILoggerFactory().getClass()));
+        if (storage) {
+            urls.add(jars.resolve("kafka-storage-" + version + ".jar").toUri().toURL());
+            urls.add(jars.resolve("kafka-server-common-" + version + ".jar").toUri().toURL());
+            urls.add(codeSource(com.yammer.metrics.core.MetricsRegistry.class));
+        }
+        return new WovenKafka(urls.toArray(new URL[0]), woven);
+    }
+
+    /**
+     * The version's class (from kafka-storage, server-common or kafka-clients) with these visitors, as the agent's
+     * transformer weaves it.
+     */
+    public static byte[] weave(String version, String className, AsmVisitorWrapper... visitors) throws IOException {
+        Path jars = KafkaJars.root().resolve(version);
+        List<ClassFileLocator> locators = new ArrayList<>();
+        for (String jar : new String[] {"kafka-storage", "kafka-server-common", "kafka-clients"}) {
+            locators.add(ClassFileLocator.ForJarFile.of(jars.resolve(jar + "-" + version + ".jar").toFile()));
+        }
+        locators.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());
+        locators.add(ClassFileLocator.ForClassLoader.of(WovenKafka.class.getClassLoader()));
+        ClassFileLocator locator = new ClassFileLocator.Compound(locators);
+        try {
+            DynamicType.Builder<?> builder = new ByteBuddy().with(TypeValidation.DISABLED)
+                .redefine(TypePool.Default.of(locator).describe(className).resolve(), locator);
+            for (AsmVisitorWrapper visitor : visitors) {
+                builder = builder.visit(visitor);
+            }
+            return builder.make().getBytes();
+        } finally {
+            locator.close();
+        }
+    }
+
+    public Class<?> kafkaClass(String name) throws ClassNotFoundException {
+        return loader.loadClass(name);
+    }
+
+    @Override
+    public void close() throws IOException {
+        loader.close();
+    }
+
+    private static URL codeSource(Class<?> type) {
+        return type.getProtectionDomain().getCodeSource().getLocation();
+    }
+
+    private static final class WovenLoader extends URLClassLoader {
+        private final Map<String, byte[]> woven;
+
+        WovenLoader(URL[] urls, Map<String, byte[]> woven) {
+            super(urls, ClassLoader.getPlatformClassLoader());
+            this.woven = woven;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (name.startsWith("io.stallscope.")) {
+                return WovenKafka.class.getClassLoader().loadClass(name);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null && woven.containsKey(name)) {
+                    byte[] bytes = woven.get(name);
+                    c = defineClass(name, bytes, 0, bytes.length);
+                }
+                return c != null ? c : super.loadClass(name, resolve);
+            }
+        }
+    }
+}
