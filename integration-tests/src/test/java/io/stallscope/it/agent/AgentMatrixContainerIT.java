@@ -264,7 +264,10 @@ class AgentMatrixContainerIT {
         }
     }
 
-    /** "snapshot_flush (expected before Kafka 3.7: there ...), x (y)" -> "snapshot_flush (expected before Kafka 3.7), x (y)". */
+    /**
+     * "snapshot_flush (expected before Kafka 3.7: there ...); x (y: z)" -> "snapshot_flush (expected before Kafka 3.7), x (y)":
+     * the start-up line separates its skipped points with "; ".
+     */
     static String skippedSummary(String skipped) {
         if (skipped.isBlank()) {
             return "none";
@@ -276,7 +279,7 @@ class AgentMatrixContainerIT {
             char c = i < skipped.length() ? skipped.charAt(i) : ',';
             if (c == '(' || c == '[') depth++;
             if (c == ')' || c == ']') depth--;
-            if (c == ',' && depth == 0) {
+            if ((c == ',' || c == ';') && depth == 0) {
                 items.add(skipped.substring(start, i).strip());
                 start = i + 1;
             }
