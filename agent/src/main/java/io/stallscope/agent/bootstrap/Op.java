@@ -22,7 +22,7 @@ public final class Op {
     public static final int LOG_APPEND = 11;
     /** OffsetIndex/TimeIndex.lookup: a page fault in the mapped index holds every safepoint of the JVM up. */
     public static final int INDEX_LOOKUP = 12;
-    /** A lookup's wait for its index's remap lock while a resize or close holds it exclusively (Kafka 3.9.2+). */
+    /** A lookup's wait for its index's remap lock while a resize or close holds it (Kafka 3.9.2, 4.0.2, 4.1.1+). */
     public static final int INDEX_REMAP_WAIT = 13;
     public static final int COUNT = 14;
 

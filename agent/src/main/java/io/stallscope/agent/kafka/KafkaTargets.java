@@ -377,22 +377,21 @@ public final class KafkaTargets {
 
     /** The remap-wait advice reads AbstractIndex's remapLock field. */
     private static String hasRemapLock(TypeDescription type) {
-        for (FieldDescription.InDefinedShape field : type.getDeclaredFields()) {
-            if (field.getName().equals("remapLock")
-                && field.getType().asErasure().represents(java.util.concurrent.locks.ReentrantReadWriteLock.class)) {
-                return null;
-            }
-        }
-        return type.getName() + " has no ReentrantReadWriteLock field 'remapLock'";
+        return declaresField(type, "remapLock", java.util.concurrent.locks.ReentrantReadWriteLock.class) ? null
+            : type.getName() + " has no ReentrantReadWriteLock field 'remapLock'";
     }
 
     /** The transferTo advice reads FileChannelImpl's path field. */
     private static String hasPathField(TypeDescription type) {
+        return declaresField(type, "path", String.class) ? null : "FileChannelImpl has no String field 'path' on this JDK";
+    }
+
+    private static boolean declaresField(TypeDescription type, String name, Class<?> fieldType) {
         for (FieldDescription.InDefinedShape field : type.getDeclaredFields()) {
-            if (field.getName().equals("path") && field.getType().asErasure().represents(String.class)) {
-                return null;
+            if (field.getName().equals(name) && field.getType().asErasure().represents(fieldType)) {
+                return true;
             }
         }
-        return "FileChannelImpl has no String field 'path' on this JDK";
+        return false;
     }
 }

@@ -28,7 +28,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,11 +47,11 @@ class IndexRemapWaitTest extends UsesHooks {
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final CountDownLatch release = new CountDownLatch(1);
+    private final Workers workers = new Workers();
 
     @AfterEach
-    void releaseTheThreads() {
-        release.countDown();
+    void releaseTheThreads() throws InterruptedException {
+        workers.releaseAll();
     }
 
     @Test
@@ -98,9 +97,9 @@ class IndexRemapWaitTest extends UsesHooks {
             lock.writeLock().unlock();
             Hooks.exit(Op.INDEX_RESIZE, start, INDEX, -1, null);
         });
-        awaitTrue(() -> lock.getQueueLength() == 1);
+        Pauses.until(() -> lock.getQueueLength() == 1);
         CountDownLatch coVictim = thread(CO_VICTIM, () -> Hooks.awaitShared(Op.INDEX_REMAP_WAIT, INDEX, lock));
-        awaitTrue(() -> lock.getQueueLength() == 2);
+        Pauses.until(() -> lock.getQueueLength() == 2);
         // as in Kafka, inside the fetch's read and lookup, which stay under their own (default) threshold
         CountDownLatch victim = thread(VICTIM, () -> {
             long read = Hooks.enter(Op.SEGMENT_READ, SEGMENT);
@@ -109,7 +108,7 @@ class IndexRemapWaitTest extends UsesHooks {
             Hooks.exit(Op.INDEX_LOOKUP, lookup, INDEX, -1, null);
             Hooks.exit(Op.SEGMENT_READ, read, SEGMENT, -1, null);
         });
-        awaitTrue(() -> lock.getQueueLength() == 3);
+        Pauses.until(() -> lock.getQueueLength() == 3);
         Pauses.sleepAtLeast(HELD_MS);
         letGo.countDown();
         assertThat(victim.await(10, TimeUnit.SECONDS)).isTrue();
@@ -170,10 +169,10 @@ class IndexRemapWaitTest extends UsesHooks {
                     throw new IllegalStateException(e);
                 }
             });
-            awaitTrue(() -> lock.getQueueLength() == 1);
+            Pauses.until(() -> lock.getQueueLength() == 1);
             AtomicReference<String> found = new AtomicReference<>();
             CountDownLatch victim = thread(VICTIM, () -> found.set(lookup(offsetIndex, index, 555)));
-            awaitTrue(() -> lock.getQueueLength() == 2);
+            Pauses.until(() -> lock.getQueueLength() == 2);
             Pauses.sleepAtLeast(HELD_MS);
             letGo.countDown();
             assertThat(victim.await(10, TimeUnit.SECONDS)).isTrue();
@@ -202,27 +201,14 @@ class IndexRemapWaitTest extends UsesHooks {
             .orElseThrow(() -> new AssertionError("no line of " + thread + " in " + lines));
     }
 
-    /**
-     * A daemon thread that runs body, then stays alive until the test ends (a dead thread's ops leave the registry);
-     * the latch says when body is done.
-     */
+    /** A worker that runs body, then lives on until the test ends (a dead thread's ops leave the registry). */
     private CountDownLatch thread(String name, Runnable body) {
         CountDownLatch done = new CountDownLatch(1);
-        Thread t = new Thread(() -> {
+        workers.start(name, () -> {
             body.run();
             done.countDown();
-            Pauses.await(release);
-        }, name);
-        t.setDaemon(true);
-        t.start();
+            Pauses.await(workers.release);
+        });
         return done;
-    }
-
-    private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("condition within 10 s").isLessThan(end);
-            Thread.sleep(1);
-        }
     }
 }

@@ -2,6 +2,8 @@ package io.stallscope.agent.runtime;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /** What the in-flight-op tests' worker threads wait on: a latch (bounded), or an op's own minimum length. */
 final class Pauses {
@@ -26,6 +28,20 @@ final class Pauses {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /**
+     * Until the condition holds, 10 s at most (then the test fails): for a state nothing signals, such as a thread
+     * queued on a lock.
+     */
+    static void until(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("condition not met within 10 s");
+            }
+            LockSupport.parkNanos(1_000_000L);
         }
     }
 }

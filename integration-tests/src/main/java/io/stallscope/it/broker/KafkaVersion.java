@@ -9,6 +9,8 @@ import java.util.regex.Pattern;
  * needs: which metadata mode and logging backend it uses, and which log line announces readiness.
  */
 public record KafkaVersion(int major, int minor, int patch) implements Comparable<KafkaVersion> {
+    /** Every point the agent has (what its start-up line counts "of"). */
+    public static final int AGENT_POINTS_ALL = 14;
 
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)");
 
@@ -33,10 +35,6 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
     }
 
     /**
-     * ZooKeeper mode for versions before 3.3 (KRaft was not production ready before 3.3, and 2.8's
-     * KRaft was an early-access preview). Everything from 3.3 runs in KRaft combined mode.
-     */
-    /**
      * Whether AbstractIndex has KAFKA-19390's remap lock (the agent's index_remap_wait point): by the jars on Maven
      * Central, 3.9.2, 4.0.2 and 4.1.1 on.
      */
@@ -49,9 +47,10 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
         return 12 + (isAtLeast(3, 7, 0) ? 1 : 0) + (hasIndexRemapLock() ? 1 : 0);
     }
 
-    /** Every point the agent has. */
-    public static final int AGENT_POINTS_ALL = 14;
-
+    /**
+     * ZooKeeper mode for versions before 3.3 (KRaft was not production ready before 3.3, and 2.8's
+     * KRaft was an early-access preview). Everything from 3.3 runs in KRaft combined mode.
+     */
     public boolean usesZooKeeper() {
         return !isAtLeast(3, 3, 0);
     }

@@ -83,7 +83,7 @@ class AgentSafetyIT {
                 String startup = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
                     .filter(l -> l.contains("Stallscope ") && l.contains("active (premain)")).findFirst().orElseThrow();
                 assertThat(startup).contains("prometheus endpoint 127.0.0.1:" + port + " not served")
-                    .contains("instrumented 14 of 14 points") // 3.9.2 has every point
+                    .contains("instrumented " + VERSION.agentPoints() + " of " + KafkaVersion.AGENT_POINTS_ALL + " points")
                     .contains("ignored environment STALLSCOPE_SERVICE_HOST: not an option")
                     .contains("ignored environment STALLSCOPE_SERVICE_PORT: not an option").doesNotContain("10.0.0.1");
             }
