@@ -286,6 +286,14 @@ public final class AgentOptions {
         return (Long) get(Options.MITIGATE_PREFETCH_AHEAD_BYTES);
     }
 
+    public long indexWarmMaxBytes() {
+        return (Long) get(Options.MITIGATE_INDEX_WARM_MAX_BYTES);
+    }
+
+    public long indexWarmMaxWaitNanos() {
+        return (Long) get(Options.MITIGATE_INDEX_WARM_MAX_WAIT);
+    }
+
     public boolean prefetchCheckLocks() {
         return (Boolean) get(Options.MITIGATE_PREFETCH_CHECK_LOCKS);
     }

@@ -32,6 +32,8 @@ public final class Options {
     public static final String MITIGATE_PREFETCH_MAX_WAIT = "mitigate.prefetch.max.wait";
     public static final String MITIGATE_PREFETCH_CHECK_LOCKS = "mitigate.prefetch.check.locks";
     public static final String MITIGATE_PREFETCH_AHEAD_BYTES = "mitigate.prefetch.ahead.bytes";
+    public static final String MITIGATE_INDEX_WARM_MAX_BYTES = "mitigate.index-warm.max.bytes";
+    public static final String MITIGATE_INDEX_WARM_MAX_WAIT = "mitigate.index-warm.max.wait";
     public static final String MITIGATE_HOLE_REPAIR_QUARANTINE_DIR = "mitigate.hole-repair.quarantine.dir";
     public static final String STOP_START_BREAKDOWN = "stop.start.breakdown";
     public static final String STOP_PROGRESS = "stop.progress";
@@ -51,7 +53,7 @@ public final class Options {
     /** The recorders profile.engine= accepts. */
     public static final List<String> PROFILE_ENGINES = List.of("auto", "async-profiler", "jfr");
     /** The mitigations mitigate= accepts. */
-    public static final List<String> MITIGATIONS = List.of("roll-flush", "prefetch", "hole-repair");
+    public static final List<String> MITIGATIONS = List.of("roll-flush", "prefetch", "index-warm", "hole-repair");
     /**
      * Options an earlier version took and this one does not, with why: each is ignored with one clause in the
      * start-up line instead of being refused, so that a broker's old setting neither stops it (strict=true)
@@ -100,7 +102,9 @@ public final class Options {
         all.add(new OptionSpec(MITIGATE, "none",
             "Mitigations to apply: none, or a list of roll-flush (Kafka 2.8-3.6: the producer-state snapshot"
                 + " fsync leaves the roll, as in 3.7), prefetch (warm the page cache for fetches on the"
-                + " request handler, not the network thread) and hole-repair (a power-cut hole found at recovery"
+                + " request handler, not the network thread), index-warm (bring a cold offset or time index into the page"
+                + " cache with the looking-up thread parked, so that its page faults never hold a safepoint, and so the"
+                + " whole broker, up) and hole-repair (a power-cut hole found at recovery"
                 + " truncates the log at it through Kafka's corrupt-batch path, the later segments hard-linked into a"
                 + " quarantine first; with no other replica their records are dropped). See Mitigations.",
             Options::mitigations));
@@ -128,6 +132,14 @@ public final class Options {
             Values::bool));
         all.add(new OptionSpec(MITIGATE_PREFETCH_MIN_BYTES, "4KiB",
             "prefetch: slices smaller than this are not warmed (0 to 1MiB).", v -> BoundedValues.bytesIn(v, 0, 1L << 20)));
+        all.add(new OptionSpec(MITIGATE_INDEX_WARM_MAX_BYTES, "1MiB",
+            "index-warm: indexes with more bytes in use than this are left to Kafka's page faults (4KiB to 64MiB).",
+            v -> BoundedValues.bytesIn(v, 4096, 64L << 20)));
+        all.add(new OptionSpec(MITIGATE_INDEX_WARM_MAX_WAIT, "10s",
+            "index-warm: longest a lookup waits, parked, for its index to come in (1ms to 60s); past it the lookup"
+                + " faults on the rest, holding safepoints up as without index-warm. The lookup would wait as long"
+                + " in its page fault: the bound is for a disk that does not answer.",
+            v -> BoundedValues.durationIn(v, 1_000_000L, 60_000_000_000L)));
         all.add(new OptionSpec(MITIGATE_HOLE_REPAIR_QUARANTINE_DIR, "(PARTITIONDIR/stallscope-quarantine-MILLIS)",
             "hole-repair: where the later segments' files are hard-linked before Kafka deletes them. By default inside"
                 + " the partition dir (its file system; Kafka's loaders skip sub-directories there; deleted with the"

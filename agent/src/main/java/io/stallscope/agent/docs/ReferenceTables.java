@@ -71,7 +71,9 @@ public final class ReferenceTables {
                 + "`io_error`, `not_found_kept` (not found, not proven deleted: stays pending), "
                 + "`inline_max_pending`, `inline_detached`; hole-repair: `repaired` (the later segments quarantined, the log"
                 + " truncated at the hole), `link_failed`, `skipped_quarantine_in_log_dir`, `skipped_unproven` (each left as"
-                + " stock Kafka keeps it); "
+                + " stock Kafka keeps it); index-warm: `warmed` (an index brought in before a read), `timed_out`"
+                + " (`mitigate.index-warm.max.wait`), `skipped_large` (over `mitigate.index-warm.max.bytes`), `unmapped`"
+                + " (a resize or close unmapped it meanwhile), `interrupted`; "
                 + "`error` in any"},
         new String[] {"stallscope_safepoint_sync_seconds", "histogram, buckets 10 us to 10 s", "operation",
             "time to safepoint, from the JVM asking every thread to stop to the last one stopping, by the VM operation "
@@ -83,7 +85,11 @@ public final class ReferenceTables {
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "
             + "into the page cache"},
         new String[] {"stallscope_prefetch_seconds_total", "counter", "", "with `mitigate=prefetch` only: request "
-            + "handlers' time spent warming"});
+            + "handlers' time spent warming"},
+        new String[] {"stallscope_index_warm_bytes_total", "counter", "", "with `mitigate=index-warm` only: index bytes "
+            + "brought into the page cache before a read"},
+        new String[] {"stallscope_index_warm_seconds_total", "counter", "", "with `mitigate=index-warm` only: time "
+            + "index reads waited, parked, for their index to come in"});
 
     private ReferenceTables() {
     }

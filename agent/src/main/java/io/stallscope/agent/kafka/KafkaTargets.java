@@ -61,11 +61,16 @@ public final class KafkaTargets {
 
     /**
      * OffsetIndex.lookup(long) and TimeIndex.lookup(long), in every version: where a fetch or a ListOffsets reads a
-     * memory-mapped index. Neither calls the other; the lambdas 3.5+ wrap them in are not matched.
+     * memory-mapped index; and the read of an index's last entry when it is opened or truncated. None calls another;
+     * the lambdas 3.5+ wrap them in are not matched.
      */
-    public static final KafkaTarget INDEX_LOOKUP = KafkaTarget.named("index.lookup", "OffsetIndex/TimeIndex.lookup(long)")
+    public static final KafkaTarget INDEX_LOOKUP = KafkaTarget.named("index.lookup",
+            "OffsetIndex/TimeIndex.lookup(long), and their last entry's read at open")
         .in(LOG + "OffsetIndex", LOG + "TimeIndex", STORAGE + "OffsetIndex", STORAGE + "TimeIndex")
-        .shape(named("lookup").and(takesArguments(long.class)))
+        .shape(named("lookup").and(takesArguments(long.class))
+            // private, every version: the index's constructor reads its last entry, the first page a cold index
+            // faults on (a lazily opened segment's, after a restart); TimeIndex.lastEntry() is the cached copy
+            .or(isPrivate().and(takesNoArguments()).and(named("lastEntry").or(named("lastEntryFromIndexFile")))))
         .build();
 
     /**

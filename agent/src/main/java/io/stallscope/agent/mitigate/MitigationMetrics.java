@@ -20,6 +20,7 @@ public final class MitigationMetrics {
     private final BrokerLog log;
     private final Map<String, Counter> events = new ConcurrentHashMap<>();
     private volatile PrefetchMetrics prefetch;
+    private volatile IndexWarmMetrics indexWarm;
     private volatile boolean errorLogged;
 
     public MitigationMetrics(MeterRegistry registry, BrokerLog log) {
@@ -39,6 +40,14 @@ public final class MitigationMetrics {
             prefetch = new PrefetchMetrics(registry, this);
         }
         return prefetch;
+    }
+
+    /** index-warm's counters, registered on first use, so that none is exported while it is off. */
+    synchronized IndexWarmMetrics indexWarm() {
+        if (indexWarm == null) {
+            indexWarm = new IndexWarmMetrics(registry, this);
+        }
+        return indexWarm;
     }
 
     /** An exception in mitigation code: counted, logged once; the caller falls back to Kafka's behaviour. */

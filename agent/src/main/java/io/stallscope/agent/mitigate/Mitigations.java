@@ -68,6 +68,20 @@ public final class Mitigations {
                 all.addAll(m.transformations());
             }
         }
+        if (options.mitigate("index-warm")) {
+            String[] why = new String[1];
+            PageAdvice advice = PageAdvice.find(inst, why);
+            IndexWarmMitigation m = advice == null ? IndexWarmMitigation.skipped(why[0] + "; touching the pages from Java"
+                    + " would hold every safepoint up, which is what it is for")
+                : IndexWarmMitigation.resolve(shapes, "indexes up to " + options.indexWarmMaxBytes() + " bytes, "
+                    + options.indexWarmMaxWaitNanos() / 1_000_000 + " ms per lookup");
+            status.add(m.describe());
+            if (m.applies()) {
+                IndexWarmHooks.install(new IndexWarmer(advice, options.indexWarmMaxBytes(), options.indexWarmMaxWaitNanos(),
+                    metrics.indexWarm()), metrics.indexWarm());
+                all.addAll(m.transformations());
+            }
+        }
         if (options.mitigate("hole-repair")) {
             // woven with the hole detection, which finds what it repairs: its state is in that clause of the line
             status.add("hole-repair with the hole detection");
@@ -114,6 +128,7 @@ public final class Mitigations {
      * durable is also an ERROR line in the broker's log.
      */
     public void stop() {
+        IndexWarmHooks.uninstall(); // a lookup parked in a warm-up ends by its own bound
         FetchWarmer warmer = PrefetchHooks.uninstall(); // a warm-up in flight ends by its own bound and unmaps
         if (warmer != null) {
             warmer.close();

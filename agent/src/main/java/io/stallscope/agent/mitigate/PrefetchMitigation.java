@@ -12,12 +12,9 @@ import net.bytebuddy.asm.Advice;
  * lock and before the response is queued (consumer and follower, any listener), on every Kafka from 2.8;
  * and DelayedFetch.onComplete, which marks the thread that completes a fetch from the purgatory.
  */
-final class PrefetchMitigation {
-    private final String description;
-    private final Transformations transformations = new Transformations();
-
+final class PrefetchMitigation extends WovenMitigation {
     private PrefetchMitigation(String description) {
-        this.description = description;
+        super(description);
     }
 
     static PrefetchMitigation resolve(TargetResolver shapes, String bounds) {
@@ -42,17 +39,5 @@ final class PrefetchMitigation {
 
     static PrefetchMitigation skipped(String why) {
         return new PrefetchMitigation("prefetch skipped: " + why);
-    }
-
-    boolean applies() {
-        return !transformations.byType().isEmpty();
-    }
-
-    String describe() {
-        return description;
-    }
-
-    Transformations transformations() {
-        return transformations;
     }
 }

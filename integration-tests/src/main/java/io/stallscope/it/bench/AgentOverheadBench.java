@@ -32,7 +32,9 @@ import java.util.function.ToDoubleFunction;
  * latencies are the producer's own queueing. A fixed rate below saturation measures latency.
  * {@code --a-options OPTS} runs A with the agent too (e.g. "" for plain agent) and {@code --b-options OPTS}
  * adds options to B: {@code --a-options "" --b-options profile=on} measures what profile=on costs over the
- * agent alone.
+ * agent alone. {@code --workload consume} measures the fetch path instead: the records are produced first (not
+ * measured), then one consumer in this JVM reads them all from offset 0 at full speed, 64 KiB a fetch, so that every
+ * fetch makes a lookup in the offset index; it prints records/s of that read and the broker's CPU during it.
  */
 @Command(name = "bench-agent-overhead",
     description = "A/B: ProducerPerformance against a fresh local broker without (A) and with (B) the agent.")
@@ -56,6 +58,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
     private String aOptions; // null: A runs without the agent
     @Option(names = "--b-options", description = "B's agent options (default: none)")
     private String bOptions = "";
+    @Option(names = "--workload", description = "produce (ProducerPerformance) or consume (a consumer from offset 0)"
+        + " (default ${DEFAULT-VALUE})")
+    private String workload = "produce";
 
     public static void main(String[] args) {
         CommandLine cli = new CommandLine(new AgentOverheadBench());
@@ -69,6 +74,10 @@ public final class AgentOverheadBench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!workload.equals("produce") && !workload.equals("consume")) {
+            System.err.println("bench-agent-overhead: --workload is produce or consume, not " + workload);
+            return 2;
+        }
         List<ProducerPerfResult> plain = new ArrayList<>();
         List<ProducerPerfResult> withAgent = new ArrayList<>();
         List<Double> plainCpu = new ArrayList<>();
@@ -78,8 +87,8 @@ public final class AgentOverheadBench implements Callable<Integer> {
             boolean agentFirst = round % 2 == 0;
             for (int i = 0; i < 2; i++) {
                 boolean withIt = agentFirst == (i == 0);
-                ProducerPerfResult r = withIt ? run(version, agent, bOptions, records, size, throughput)
-                    : run(version, aOptions == null ? null : agent, aOptions, records, size, throughput);
+                ProducerPerfResult r = withIt ? run(version, agent, bOptions, records, size, throughput, workload)
+                    : run(version, aOptions == null ? null : agent, aOptions, records, size, throughput, workload);
                 (withIt ? withAgent : plain).add(r);
                 (withIt ? withAgentCpu : plainCpu).add(LAST_BROKER_CPU[0]);
                 System.out.println("round " + round + (withIt ? " B (agent " + bOptions + "): "
@@ -87,8 +96,10 @@ public final class AgentOverheadBench implements Callable<Integer> {
                     + String.format(Locale.ROOT, ", broker CPU %.2f s", LAST_BROKER_CPU[0]));
             }
         }
-        System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments:%n",
-            version, rounds, records, size, throughput < 0 ? "full speed" : throughput + " records/s");
+        System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments%s:%n",
+            version, rounds, records, size, throughput < 0 ? "full speed" : throughput + " records/s",
+            workload.equals("consume") ? ", read back by one consumer at full speed (64 KiB fetches; latencies are"
+                + " the producer's, not measured)" : "");
         row("records/s", plain, withAgent, ProducerPerfResult::recordsPerSec);
         row("p50 ms", plain, withAgent, r -> r.p50Ms());
         row("p99 ms", plain, withAgent, r -> r.p99Ms());
@@ -120,7 +131,7 @@ public final class AgentOverheadBench implements Callable<Integer> {
     }
 
     private static ProducerPerfResult run(String version, Path agent, String options, long records, int size,
-                                          int throughput) {
+                                          int throughput, String workload) {
         BrokerSpec.Builder spec = BrokerSpec.builder(KafkaVersion.of(version)).name(agent == null ? "bench-a" : "bench-b");
         if (agent != null) {
             spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next()
@@ -132,6 +143,10 @@ public final class AgentOverheadBench implements Callable<Integer> {
             double cpu0 = cpuSeconds(broker.pid());
             ProducerPerfResult r = KafkaClients.producerPerformance(broker, "bench", records, size, throughput, Map.of(),
                 Duration.ofMinutes(10));
+            if (workload.equals("consume")) {
+                cpu0 = cpuSeconds(broker.pid());
+                r = FullSpeedRead.from(broker, "bench", records);
+            }
             LAST_BROKER_CPU[0] = cpuSeconds(broker.pid()) - cpu0;
             return r;
         }
