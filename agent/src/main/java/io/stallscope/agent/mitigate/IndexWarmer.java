@@ -20,7 +20,6 @@ final class IndexWarmer {
      * and one mincore over a 1 MiB index takes 27 us (8 KiB: 1.9 us), against 40 ns for the memo (IndexWarmBenchmark).
      */
     static final long RECHECK_NANOS = 10_000_000_000L;
-    static final long POLL_NANOS = 1_000_000L;
     private static final int SLOTS = 64;
 
     /** The last indexes this thread checked, by identity hash; strong references to at most SLOTS indexes a thread. */
@@ -78,7 +77,7 @@ final class IndexWarmer {
                     metrics.event("timed_out"); // the lookup faults on what is not in yet, as without the mitigation
                     return;
                 }
-                LockSupport.parkNanos(POLL_NANOS);
+                LockSupport.parkNanos(SliceWarmer.POLL_NANOS); // as the prefetch asks mincore again
             }
             metrics.warmed(used, System.nanoTime() - now);
         } catch (InvocationTargetException e) {

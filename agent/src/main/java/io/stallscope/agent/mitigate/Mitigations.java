@@ -77,8 +77,9 @@ public final class Mitigations {
                     + options.indexWarmMaxWaitNanos() / 1_000_000 + " ms per lookup");
             status.add(m.describe());
             if (m.applies()) {
+                IndexWarmMetrics counted = metrics.indexWarm();
                 IndexWarmHooks.install(new IndexWarmer(advice, options.indexWarmMaxBytes(), options.indexWarmMaxWaitNanos(),
-                    metrics.indexWarm()), metrics.indexWarm());
+                    counted), counted);
                 all.addAll(m.transformations());
             }
         }

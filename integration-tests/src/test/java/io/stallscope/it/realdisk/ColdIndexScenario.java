@@ -147,19 +147,19 @@ final class ColdIndexScenario {
                         SafepointLog.read(safepointLog).between(windowStart, windowEnd), jvmNamed, slow, p999, max, counts,
                         after.countSince(before, "index_lookup", "request_handler"),
                         after.quantileMsSince(before, "index_lookup", "request_handler", 1.0),
-                        o.mitigation().isEmpty() ? "-" : mitigationEvents(after, before));
+                        o.mitigation().isEmpty() ? "-" : mitigationEvents(o.mitigation(), after, before));
                 }
             }
         }
     }
 
-    private static String mitigationEvents(PrometheusScrape after, PrometheusScrape before) {
+    /** "warmed 138, timed_out 2": what the arm's mitigation counted in the window. */
+    private static String mitigationEvents(String mitigation, PrometheusScrape after, PrometheusScrape before) {
         StringBuilder sb = new StringBuilder();
-        for (PrometheusScrape.Series s : after.series("stallscope_mitigation_events_total")) {
-            double was = before.series("stallscope_mitigation_events_total").stream()
-                .filter(b -> b.labels().equals(s.labels())).mapToDouble(PrometheusScrape.Series::value).sum();
-            if (s.value() - was > 0) {
-                sb.append(sb.length() == 0 ? "" : ", ").append(s.labels().get("event")).append(' ').append((long) (s.value() - was));
+        for (String event : after.labelValues("stallscope_mitigation_events_total", "event")) {
+            long n = (long) (after.event(mitigation, event) - before.event(mitigation, event));
+            if (n > 0) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(event).append(' ').append(n);
             }
         }
         return sb.length() == 0 ? "none" : sb.toString();

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 /**
  * Readers of a backlog's old segments, each request a lookup in an index nobody read lately: fetchers seeking to random
@@ -61,12 +62,16 @@ final class ColdReaders implements AutoCloseable {
         config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16384);
         config.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 16384);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
+            // the backlog is written before the readers start and nothing is added to it: its offsets are asked once
+            List<TopicPartition> all = IntStream.range(0, partitions).mapToObj(p -> new TopicPartition(topic, p)).toList();
+            Map<TopicPartition, Long> begins = consumer.beginningOffsets(all, Duration.ofSeconds(30));
+            Map<TopicPartition, Long> ends = consumer.endOffsets(all, Duration.ofSeconds(30));
             while (running.get()) {
                 try {
-                    TopicPartition tp = new TopicPartition(topic, ThreadLocalRandom.current().nextInt(partitions));
+                    TopicPartition tp = all.get(ThreadLocalRandom.current().nextInt(partitions));
                     consumer.assign(List.of(tp));
-                    long begin = consumer.beginningOffsets(List.of(tp), Duration.ofSeconds(30)).get(tp);
-                    long end = consumer.endOffsets(List.of(tp), Duration.ofSeconds(30)).get(tp);
+                    long begin = begins.get(tp);
+                    long end = ends.get(tp);
                     // short of the log's end: the active segment's index is warm
                     consumer.seek(tp, begin + ThreadLocalRandom.current().nextLong(Math.max(1, (end - begin) * 9 / 10)));
                     long deadline = System.nanoTime() + 10_000_000_000L;
