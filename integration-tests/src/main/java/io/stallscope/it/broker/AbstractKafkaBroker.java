@@ -80,6 +80,14 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
     protected abstract ToolResult runJava(KafkaVersion kafka, String mainClass, List<String> args, Duration timeout,
                                           String label);
 
+    /**
+     * Whether {@link #runJava} runs on this host, where a format's output can be kept and copied ({@link StorageFormats});
+     * otherwise every fresh broker runs the StorageTool itself.
+     */
+    protected boolean formatsOnThisHost() {
+        return false;
+    }
+
     /** Gets rid of every process, without waiting for a clean shutdown: when {@link #stop} itself failed. */
     protected abstract void forceStop();
 
@@ -181,6 +189,12 @@ public abstract class AbstractKafkaBroker implements KafkaBroker {
         } else {
             clusterId = Uuid.randomUuid().toString();
             Files.writeString(idFile, clusterId + "\n");
+        }
+        if (formatsOnThisHost()) {
+            Path template = StorageFormats.format(version, serverProperties(), workDir, clusterId,
+                    args -> runJava(version, "kafka.tools.StorageTool", args, Duration.ofSeconds(90), "format-storage"));
+            event("start: storage formatted as " + template + " (Kafka's StorageTool, made once per configuration)");
+            return;
         }
         ToolResult r = runJava(version, "kafka.tools.StorageTool",
                 List.of("format", "-t", clusterId, "-c", serverProps.toString(), "--ignore-formatted"),

@@ -77,6 +77,11 @@ public final class LocalKafkaBroker extends AbstractKafkaBroker {
     }
 
     @Override
+    protected boolean formatsOnThisHost() {
+        return true;
+    }
+
+    @Override
     protected boolean brokerAlive() {
         return broker != null && broker.isAlive();
     }
