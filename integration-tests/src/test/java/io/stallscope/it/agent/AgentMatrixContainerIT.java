@@ -89,16 +89,15 @@ class AgentMatrixContainerIT {
     }
 
     static Stream<Arguments> brokers() {
-        List<Arguments> out = new ArrayList<>();
-        for (KafkaVersion v : versions()) {
-            out.add(Arguments.of(v, KafkaJdks.defaultJdk()));
-        }
-        // the newest Kafka of the run also on the newest JDK of the machine (Temurin 25 here); the
-        // official images bring their own JDK, so there that row would repeat the first
+        // the newest Kafka of the run on the newest JDK of the machine (Temurin 25 here) instead of the default one:
+        // AgentAtStartIT runs it on JDK 17 in a child JVM, and no other test attaches on the newest JDK; the official
+        // images bring their own JDK, so there it stays on the default
         Path newest = KafkaJdks.newest();
         KafkaVersion newestKafka = versions().stream().max(KafkaVersion::compareTo).orElseThrow();
-        if (!realPath(newest).equals(realPath(KafkaJdks.defaultJdk())) && !officialImages()) {
-            out.add(Arguments.of(newestKafka, newest));
+        boolean newerJdk = !realPath(newest).equals(realPath(KafkaJdks.defaultJdk())) && !officialImages();
+        List<Arguments> out = new ArrayList<>();
+        for (KafkaVersion v : versions()) {
+            out.add(Arguments.of(v, newerJdk && v.equals(newestKafka) ? newest : KafkaJdks.defaultJdk()));
         }
         return out.stream();
     }
