@@ -144,6 +144,20 @@ public final class Recorder {
         return jfr;
     }
 
+    /**
+     * {@link PageFaultProgram} under async-profiler's CPU sampling, every 1 ms: where the kernel lets it (root, or
+     * perf_event_paranoid at most 1), its stacks carry the kernel's frames, page faults' included.
+     */
+    public static synchronized Path pageFaults() throws Exception {
+        Path cached = RECORDED.get("page-faults");
+        if (cached != null) return cached;
+        Path jfr = workDir().resolve("page-faults.jfr");
+        run(List.of("-agentpath:" + asyncProfilerLibrary() + "=start,event=cpu,interval=1ms,jfr,file=" + jfr),
+                PageFaultProgram.class, List.of(), jfr);
+        RECORDED.put("page-faults", jfr);
+        return jfr;
+    }
+
     private static void run(List<String> jvmArgs, String mode, Path jfr) throws Exception {
         run(jvmArgs, ContentionProgram.class, List.of(mode), jfr);
     }

@@ -3,8 +3,13 @@ package io.stallscope.analyzer.workload;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.stallscope.analyzer.analysis.Analysis;
-import io.stallscope.analyzer.analysis.safepoints.SlowSafepoint;
+import io.stallscope.analyzer.analysis.holders.SlowSafepoint;
+import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.StreamingAnalysis;
 import io.stallscope.analyzer.cli.Main;
+import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.read.JfrFileReader;
+import io.stallscope.analyzer.render.HtmlReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -141,6 +146,38 @@ class SafepointRecordingTest {
         assertThat(Main.run(new String[] {"report", jfr.toString(), "--slow-safepoint", "10s"},
                 new PrintStream(out2, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true))).isZero();
         assertThat(out2.toString(StandardCharsets.UTF_8)).containsPattern("No slow safepoint \\(time to safepoint 10\\.0 s or more\\) among [0-9,]+ safepoints\\.");
+    }
+
+    @Test
+    void windowByWindowTheSlowSafepointsAndTheirHoldersAreThoseOfTheWhole() throws Exception {
+        Path jfr = Recorder.safepoints("spin");
+        Analysis whole = ContentionRecordingTest.analyze(jfr);
+        // Windows of one event: the samples are thinned to 500 once analysed; the holders' sample counts (in the
+        // sentences) say they were read before that.
+        Recording rec = new Recording();
+        StreamingAnalysis stream = new StreamingAnalysis(rec, r -> Options.defaults(), 1, 500);
+        JfrFileReader.read(jfr, rec, null, stream::chunkComing);
+        Analysis windowed = stream.finish(Options.defaults());
+        assertThat(windowed.sampling().sampled()).isTrue();
+        assertThat(windowed.sampling().sampleStride()).isGreaterThan(1);
+        assertThat(windowed.safepoints().slow().stream().map(SlowSafepoint::sentence).toList())
+                .isEqualTo(whole.safepoints().slow().stream().map(SlowSafepoint::sentence).toList());
+    }
+
+    @Test
+    void theHtmlTimelineBandsEachSlowSyncAndListsThem() throws Exception {
+        Analysis a = ContentionRecordingTest.analyze(Recorder.safepoints("spin"));
+        String html = HtmlReport.render(a);
+        assertThat(html).contains("<h2>Slow safepoints</h2>").contains("<ol id=\"safepoints\">")
+                .contains("show on the timeline");
+        String json = html.replaceAll("(?s).*<script type=\"application/json\" id=\"stallscope-data\">(.*?)</script>.*", "$1");
+        JsonNode bands = new ObjectMapper().readTree(json).get("safepoints");
+        assertThat(bands).hasSize(a.safepoints().slow().size());
+        int holder = a.recording().threads.stream().filter(t -> t.name().equals(SafepointProgram.HOLDER)).findFirst().orElseThrow().id();
+        assertThat(StreamSupport.stream(bands.spliterator(), false)).allSatisfy(b -> {
+            assertThat(b.get("e").asDouble()).isGreaterThan(b.get("s").asDouble());
+            assertThat(b.get("h").asInt()).isIn(-1, holder);
+        }).anySatisfy(b -> assertThat(b.get("h").asInt()).isEqualTo(holder));
     }
 
     @Test

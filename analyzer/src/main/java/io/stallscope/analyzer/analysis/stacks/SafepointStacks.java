@@ -1,4 +1,4 @@
-package io.stallscope.analyzer.analysis.safepoints;
+package io.stallscope.analyzer.analysis.stacks;
 
 import io.stallscope.analyzer.model.Frames;
 import io.stallscope.analyzer.model.Stacks;

@@ -1,4 +1,4 @@
-package io.stallscope.analyzer.analysis.safepoints;
+package io.stallscope.analyzer.analysis.holders;
 
 import io.stallscope.analyzer.model.Safepoint;
 import io.stallscope.analyzer.util.Counts;
@@ -8,9 +8,10 @@ import io.stallscope.analyzer.util.Durations;
  * A safepoint whose sync was slow, and what held it up, link by link: the stop itself (always recorded: the JVM's
  * or the agent's event), the thread that held it up ({@code holder}, null when nothing identifies one) and what that
  * thread was doing ({@code doing}, null when unknown). Each link says whether the recording says so or samples suggest it.
- * {@code unknown}: with no holder, why none is named; null otherwise.
+ * {@code holderThread}: the holder's thread id, -1 when none is named or the agent named a thread the recording has
+ * no other trace of. {@code unknown}: with no holder, why none is named; null otherwise.
  */
-public record SlowSafepoint(Safepoint safepoint, Link stop, Link holder, Link doing, String unknown) {
+public record SlowSafepoint(Safepoint safepoint, Link stop, Link holder, int holderThread, Link doing, String unknown) {
 
     /** Whether the recording says it (an event: the JVM's or the agent's) or it is deduced from samples. */
     public enum Source {

@@ -1,6 +1,9 @@
-package io.stallscope.analyzer.analysis.safepoints;
+package io.stallscope.analyzer.analysis.findings;
 
 import io.stallscope.analyzer.analysis.Options;
+import io.stallscope.analyzer.analysis.holders.SafepointHolders;
+import io.stallscope.analyzer.analysis.holders.SampledHolders;
+import io.stallscope.analyzer.analysis.holders.SlowSafepoint;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Safepoint;
 

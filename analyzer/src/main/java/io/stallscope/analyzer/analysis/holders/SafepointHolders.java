@@ -1,4 +1,4 @@
-package io.stallscope.analyzer.analysis.safepoints;
+package io.stallscope.analyzer.analysis.holders;
 
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Safepoint;
@@ -63,7 +63,8 @@ public final class SafepointHolders {
             Safepoint.Agent a = s.agent();
             SlowSafepoint.Link holder = new SlowSafepoint.Link(a.behindThread(), SlowSafepoint.Source.RECORDED, AGENT_EVENT);
             SlowSafepoint.Link doing = new SlowSafepoint.Link(inOp(a.behindOp(), a.behindPath()), SlowSafepoint.Source.RECORDED, AGENT_EVENT);
-            return new SlowSafepoint(s, stop, holder, withFault(doing, tallies, threadNamed(s.file(), a.behindThread(), tallies), a.behindPath()), null);
+            int id = threadNamed(s.file(), a.behindThread());
+            return new SlowSafepoint(s, stop, holder, id, withFault(doing, tallies, id, a.behindPath()), null);
         }
         Span covering = covering(s);
         if (covering != null) {
@@ -71,7 +72,7 @@ public final class SafepointHolders {
                     Durations.text(covering.duration()), Durations.text(s.syncStart() - covering.start()), Durations.text(covering.end() - s.syncEnd()));
             SlowSafepoint.Link holder = new SlowSafepoint.Link(rec.threadName(covering.thread()), SlowSafepoint.Source.RECORDED, basis);
             SlowSafepoint.Link doing = new SlowSafepoint.Link(inOp(covering.opName(), covering.path()), SlowSafepoint.Source.RECORDED, basis);
-            return new SlowSafepoint(s, stop, holder, withFault(doing, tallies, covering.thread(), covering.path()), null);
+            return new SlowSafepoint(s, stop, holder, covering.thread(), withFault(doing, tallies, covering.thread(), covering.path()), null);
         }
         return fromSamples(s, stop, tallies);
     }
@@ -100,11 +101,15 @@ public final class SafepointHolders {
         return null;
     }
 
-    /** The thread of {@code file} named {@code name} among those sampled in the sync (a shared name has a suffix), or -1. */
-    private int threadNamed(int file, String name, Map<Integer, SampledHolders.Tally> tallies) {
-        for (int id : tallies.keySet()) {
-            String n = rec.threadName(id);
-            if (rec.threads.get(id).file() == file && (n.equals(name) || n.startsWith(name + " "))) return id;
+    /**
+     * The thread of {@code file} the agent named, or -1: by the name the JVM gave it (a name several threads share
+     * has a suffix here, " #42", so the first of them).
+     */
+    private int threadNamed(int file, String name) {
+        for (var t : rec.threads) {
+            if (t.file() == file && (t.name().equals(name) || t.name().startsWith(name + " #") || t.name().startsWith(name + " tid "))) {
+                return t.id();
+            }
         }
         return -1;
     }
@@ -129,7 +134,7 @@ public final class SafepointHolders {
                     + " takes none during a sync)"
                     : "no agent event or index_lookup span covers it, and no sample shows a thread in Java code during it"
                     + " (the JDK's own sampler takes none during a sync)";
-            return new SlowSafepoint(s, stop, null, null, why);
+            return new SlowSafepoint(s, stop, null, -1, null, why);
         }
         String frame = bt.frame >= 0 ? rec.frames.name(bt.frame) : "Java code";
         String basis = String.format(java.util.Locale.ROOT, "%s in Java code during the sync, %s to %s into it%s",
@@ -145,7 +150,7 @@ public final class SafepointHolders {
         } else {
             what = "running " + frame;
         }
-        return new SlowSafepoint(s, stop, holder, new SlowSafepoint.Link(what, SlowSafepoint.Source.INFERRED, basis), null);
+        return new SlowSafepoint(s, stop, holder, best, new SlowSafepoint.Link(what, SlowSafepoint.Source.INFERRED, basis), null);
     }
 
     /** In a page fault or an index read beats running; then the later last sample; then more samples; then the lower id. */

@@ -1,5 +1,6 @@
-package io.stallscope.analyzer.analysis.safepoints;
+package io.stallscope.analyzer.analysis.holders;
 
+import io.stallscope.analyzer.analysis.stacks.SafepointStacks;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.Safepoint;
 import io.stallscope.analyzer.model.Samples;
