@@ -1,7 +1,7 @@
 package io.stallscope.analyzer.analysis;
 
-import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.findings.SafepointReport;
+import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.stacks.StackClassifier;
 import io.stallscope.analyzer.analysis.waits.Wait;
 import io.stallscope.analyzer.model.Recording;

@@ -1,11 +1,11 @@
 package io.stallscope.analyzer.analysis;
 
 import io.stallscope.analyzer.analysis.findings.FindingDetector;
+import io.stallscope.analyzer.analysis.findings.SafepointReport;
 import io.stallscope.analyzer.analysis.findings.SpanStalls;
 import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.holders.HolderAttributor;
 import io.stallscope.analyzer.analysis.holders.LogLockPartitions;
-import io.stallscope.analyzer.analysis.findings.SafepointReport;
 import io.stallscope.analyzer.analysis.stacks.StackClassifier;
 import io.stallscope.analyzer.analysis.waits.LongestWaits;
 import io.stallscope.analyzer.analysis.waits.Wait;
