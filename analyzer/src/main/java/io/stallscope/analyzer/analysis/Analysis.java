@@ -1,5 +1,6 @@
 package io.stallscope.analyzer.analysis;
 
+import io.stallscope.analyzer.analysis.findings.SafepointReport;
 import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.stacks.StackClassifier;
 import io.stallscope.analyzer.analysis.waits.Wait;
@@ -11,10 +12,12 @@ import java.util.List;
 
 /**
  * The result of analysing a recording: per-lock contentions, findings, and the waits with their holders
- * (all of them, or the longest {@link Analyzer#RETAINED_WAITS} (fewer when analysed window by window) in a huge recording; contentions count all).
+ * (all of them, or the longest {@link Analyzer#RETAINED_WAITS} (fewer when analysed window by window) in a huge recording; contentions count all),
+ * and the slow safepoints with what held each up.
  */
 public record Analysis(Recording recording, Options options, long[] intervals, StackClassifier classifier,
-                       List<Wait> waits, List<Contention> contentions, List<Finding> findings, Sampling sampling) {
+                       List<Wait> waits, List<Contention> contentions, List<Finding> findings, Sampling sampling,
+                       SafepointReport safepoints) {
 
     /**
      * How much of the recording the analysis kept: a recording analysed in one piece keeps everything; a big one is

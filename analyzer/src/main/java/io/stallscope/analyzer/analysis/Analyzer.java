@@ -1,6 +1,7 @@
 package io.stallscope.analyzer.analysis;
 
 import io.stallscope.analyzer.analysis.findings.FindingDetector;
+import io.stallscope.analyzer.analysis.findings.SafepointReport;
 import io.stallscope.analyzer.analysis.findings.SpanStalls;
 import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.holders.HolderAttributor;
@@ -122,7 +123,7 @@ public final class Analyzer {
     /** Orders the folded tallies and detects the findings: the analysis of the whole recording. */
     static Analysis finish(Recording rec, Options o, long[] intervals, StackClassifier classifier, Map<String, Contention> byLock,
                            List<Wait> retained, SpanStalls spans, LogLockPartitions.Tally logTally,
-                           Analysis.Sampling sampling) {
+                           Analysis.Sampling sampling, SafepointReport safepoints) {
         Timing timing = Timing.start("analysis");
         List<Wait> waits = new ArrayList<>(retained);
         // A total order: the workers' lists come in whatever order their threads finished.
@@ -136,11 +137,11 @@ public final class Analyzer {
                 .thenComparing(Comparator.comparingLong((Contention c) -> c.totalWaitNanos).reversed())
                 .thenComparing(c -> c.key));
 
-        Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of(), sampling);
+        Analysis partial = new Analysis(rec, o, intervals, classifier, waits, contentions, List.of(), sampling, safepoints);
         List<Finding> findings = new FindingDetector(partial, spans.stalls()).detect();
         timing.step("findings");
         timing.print(System.err);
-        return new Analysis(rec, o, intervals, classifier, waits, contentions, findings, sampling);
+        return new Analysis(rec, o, intervals, classifier, waits, contentions, findings, sampling, safepoints);
     }
 
     /** One unit's tallies. */

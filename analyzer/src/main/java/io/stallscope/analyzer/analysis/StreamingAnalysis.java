@@ -1,9 +1,12 @@
 package io.stallscope.analyzer.analysis;
 
 import io.stallscope.analyzer.analysis.findings.FindingsIo;
+import io.stallscope.analyzer.analysis.findings.SafepointReport;
 import io.stallscope.analyzer.analysis.findings.SpanStalls;
 import io.stallscope.analyzer.analysis.holders.Contention;
 import io.stallscope.analyzer.analysis.holders.LogLockPartitions;
+import io.stallscope.analyzer.analysis.holders.SampledHolders;
+import io.stallscope.analyzer.analysis.stacks.SafepointStacks;
 import io.stallscope.analyzer.analysis.stacks.StackClassifier;
 import io.stallscope.analyzer.analysis.waits.LongestWaits;
 import io.stallscope.analyzer.analysis.waits.Wait;
@@ -30,10 +33,14 @@ import java.util.function.IntPredicate;
  * the range are counted, for the timeline's total). A handler storm's millions of short writes go with their
  * window. A recording that fits one window is analysed exactly as a whole.
  * <p>
+ * A window's samples taken during a slow safepoint's sync are read for what held it up ({@link SampledHolders})
+ * before they go.
+ * <p>
  * What a window cannot see: a wait that crosses a window's edge counts as two; a recorded lock event written in
  * a later window (JFR writes it when the wait ends) does not hide the samples of its wait in an earlier one; a
  * holder's samples and I/O events in an earlier window do not name what it did during a wait in a later one; the
- * sampling interval is estimated per window.
+ * sampling interval is estimated per window; a safepoint whose events are read in a later window than the samples
+ * taken during its sync is not explained by them.
  */
 public final class StreamingAnalysis {
     /**
@@ -60,6 +67,8 @@ public final class StreamingAnalysis {
     private final Map<String, Contention> byLock = new LinkedHashMap<>();
     private final long windowEvents;
     private final KeptSamples kept;
+    /** What each window's samples showed during the slow safepoints read so far: read before the samples go. */
+    private final SampledHolders safepointSamples;
     private List<Wait> retained = new ArrayList<>();
     private SpanStalls spans;
     private LogLockPartitions.Tally logs;
@@ -85,6 +94,7 @@ public final class StreamingAnalysis {
         this.windowEvents = windowEvents;
         this.kept = new KeptSamples(keptSamples);
         this.classifier = new StackClassifier(rec.frames, rec.stacks);
+        this.safepointSamples = new SampledHolders(new SafepointStacks(rec.frames, rec.stacks));
     }
 
     /**
@@ -114,6 +124,7 @@ public final class StreamingAnalysis {
         }
         fold(Analyzer.window(rec, windowOptions, classifier, WINDOWED_RETAINED_WAITS, LongestWaits.floorOf(retained, WINDOWED_RETAINED_WAITS),
                 ioFrom));
+        safepointSamples.observe(rec, rec.safepoints.slow(windowOptions.slowSafepointNanos()));
         kept.keep(rec.samples);
         rec.samples.clear();
         rec.locks.clear();
@@ -163,6 +174,7 @@ public final class StreamingAnalysis {
         // The last window, unless a window analysed above took everything.
         if (!windowed || held() > 0) {
             fold(Analyzer.window(rec, used, classifier, windowed ? WINDOWED_RETAINED_WAITS : Analyzer.RETAINED_WAITS, null, ioFrom));
+            safepointSamples.observe(rec, rec.safepoints.slow(used.slowSafepointNanos()));
             // The last window's I/O events go as the others' did: the findings and the reports read what is kept.
             if (windowed) keepIo();
         }
@@ -180,7 +192,8 @@ public final class StreamingAnalysis {
         } else {
             sampling = new Analysis.Sampling(false, 1, rec.samples.size(), 1, rec.locks.seen(), waits, null, rec.io.seen(), 0);
         }
-        return Analyzer.finish(rec, used, intervals, classifier, byLock, retained, spans, logs, sampling);
+        return Analyzer.finish(rec, used, intervals, classifier, byLock, retained, spans, logs, sampling,
+                SafepointReport.of(rec, used, safepointSamples));
     }
 
     private void fold(Analyzer.Window w) {

@@ -58,6 +58,10 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--min-wait", paramLabel = "DURATION", description = "ignore waits shorter than this (default: 0)")
     String minWait;
 
+    @Option(names = "--slow-safepoint", paramLabel = "DURATION",
+            description = "report safepoints whose time to safepoint was at least this (default: 50ms)")
+    String slowSafepoint;
+
     @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "how many locks and findings to report (default: ${DEFAULT-VALUE})")
     int top;
 
@@ -97,9 +101,11 @@ public final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         Pattern threadPattern;
         long minWaitNanos;
+        long slowSafepointNanos;
         try {
             threadPattern = threads == null ? null : Pattern.compile(threads);
             minWaitNanos = minWait == null ? 0 : TimeArgs.duration(minWait, 1_000_000L);
+            slowSafepointNanos = slowSafepoint == null ? Options.SLOW_SAFEPOINT_NANOS : TimeArgs.duration(slowSafepoint, 1_000_000L);
             if (top < 1) throw new IllegalArgumentException("--top must be at least 1");
             if (isStdout(json) && isStdout(html)) throw new IllegalArgumentException("only one of --json and --html can write to standard output");
             // Check time syntax before the (possibly long) read.
@@ -126,10 +132,11 @@ public final class ReportCommand implements Callable<Integer> {
         // Options from what was read so far: relative --from/--to count from the start seen when the first window is analysed.
         Pattern windowThreads = threadPattern;
         long windowMinWait = minWaitNanos;
+        long windowSlowSafepoint = slowSafepointNanos;
         StreamingAnalysis stream = new StreamingAnalysis(rec, r -> {
             long begin = r.startNanos();
             return new Options(windowThreads, from == null ? Long.MIN_VALUE : TimeArgs.instant(from, begin),
-                    to == null ? Long.MAX_VALUE : TimeArgs.instant(to, begin), windowMinWait, top);
+                    to == null ? Long.MAX_VALUE : TimeArgs.instant(to, begin), windowMinWait, top, windowSlowSafepoint);
         });
         try (Progress progress = Progress.start(err, files)) {
             for (Path f : files) {
@@ -160,7 +167,7 @@ public final class ReportCommand implements Callable<Integer> {
                 progress.close();
                 throw new CommandLine.ParameterException(spec.commandLine(), outside);
             }
-            Options o = new Options(threadPattern, fromNanos, toNanos, minWaitNanos, top);
+            Options o = new Options(threadPattern, fromNanos, toNanos, minWaitNanos, top, slowSafepointNanos);
             a = stream.finish(o);
             view = ReportViews.of(a);
             tAnalysis = System.nanoTime();

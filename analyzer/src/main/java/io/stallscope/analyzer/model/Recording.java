@@ -17,6 +17,8 @@ public final class Recording {
     public final List<Span> spans = new ArrayList<>();
     /** The agent's stallscope.LogDir events: which file system each broker's log dirs are on. */
     public final List<LogDir> logDirs = new ArrayList<>();
+    /** The JVMs' safepoints (the JDK's safepoint events, the agent's stallscope.SafepointSync): whole-JVM stops. */
+    public final Safepoints safepoints = new Safepoints();
     private final Map<ThreadKey, Integer> threadKeys = new HashMap<>();
 
     public Recording() {

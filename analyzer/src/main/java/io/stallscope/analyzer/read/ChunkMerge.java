@@ -31,6 +31,7 @@ final class ChunkMerge {
             rec.spans.add(new Span(s.type(), s.start(), s.end(), thread(threads, s.thread()), s.op(), s.threadRole(), s.topic(),
                     s.partition(), s.bytes(), s.path(), s.failed(), s.behind()));
         }
+        rec.safepoints.addAll(chunk.safepoints);
         for (LogDir d : chunk.logDirs) {
             rec.logDirs.add(new LogDir(file.index, d.logDir(), d.fileSystem(), d.device(), d.mountPoint()));
         }

@@ -13,7 +13,7 @@ final class ChunkPools {
     /** Constant-pool types kept for lookups; all others are skipped. */
     private static final List<String> KEPT = List.of("java.lang.Thread", "jdk.types.StackTrace", "jdk.types.Method",
             "java.lang.Class", "jdk.types.Symbol", "java.lang.String", "jdk.types.ThreadState",
-            "jdk.types.FrameType");
+            "jdk.types.FrameType", "jdk.types.VMOperationType");
 
     private final ByteBuffer buf;
     private final int base;

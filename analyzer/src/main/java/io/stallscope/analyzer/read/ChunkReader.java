@@ -4,6 +4,7 @@ import io.stallscope.analyzer.model.LockEvent;
 import io.stallscope.analyzer.model.LogDir;
 import io.stallscope.analyzer.model.Recording;
 import io.stallscope.analyzer.model.SampleBlock;
+import io.stallscope.analyzer.model.Safepoint;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.model.State;
@@ -123,7 +124,7 @@ final class ChunkReader {
 
     // ---- events ----
 
-    private enum Role { SAMPLE, MONITOR, PARK, IO, SPAN, LOG_DIR, SETTING }
+    private enum Role { SAMPLE, MONITOR, PARK, IO, SPAN, LOG_DIR, SETTING, SAFEPOINT }
 
     private static final byte F_START = 1, F_THREAD = 2, F_STACK = 3, F_STATE = 4, F_SAMPLES = 5;
     private static final byte F_DURATION = 6, F_CLASS = 7, F_ADDRESS = 8, F_OWNER = 9;
@@ -145,6 +146,8 @@ final class ChunkReader {
         /** The agent's "blocked behind" fields (issue 41); -1 in events of agents without them. */
         final int fBehindOp, fBehindThread, fBehindOverlap, fScope;
         final boolean nativeSample;
+        /** Where a safepoint event's fields are; null for other roles. */
+        final SafepointFields safepoint;
         /** An I/O event's type without its namespace ("FileWrite"): one String for all the type's events. */
         final String ioType;
         /** Every field a varint or a pool reference (sample events): decoded by a plain loop. */
@@ -197,6 +200,7 @@ final class ChunkReader {
             fBehindOverlap = t.field("behindOverlapMs");
             fScope = t.field("scope");
             nativeSample = t.name.equals("jdk.NativeMethodSample");
+            safepoint = role == Role.SAFEPOINT ? new SafepointFields(t) : null;
             ioType = t.name.substring(t.name.indexOf('.') + 1);
             boolean v = true;
             for (JfrType.JfrField f : t.fields) {
@@ -273,6 +277,13 @@ final class ChunkReader {
             case LogDir.EVENT:
                 // a fact about the broker, not an op: no span
                 return new Plan(t, Role.LOG_DIR);
+            case "jdk.SafepointBegin":
+            case "jdk.SafepointStateSynchronization":
+            case "jdk.SafepointEnd":
+            case "jdk.ExecuteVMOperation":
+            case Safepoint.AGENT_EVENT:
+                // a whole-JVM stop, not an op on one thread's lane: no span
+                return new Plan(t, Role.SAFEPOINT);
             default:
                 return t.name.startsWith("stallscope.") ? new Plan(t, Role.SPAN) : null;
         }
@@ -656,6 +667,9 @@ final class ChunkReader {
                 }
                 return;
             }
+            case SAFEPOINT:
+                safepoint(p, start);
+                return;
             case SETTING: {
                 String name = p.fName >= 0 ? pools.resolve(p.objs[p.fName]) : null;
                 String value = p.fValue >= 0 ? pools.resolve(p.objs[p.fValue]) : null;
@@ -676,6 +690,49 @@ final class ChunkReader {
             }
             default:
         }
+    }
+
+    /** One piece of a safepoint, joined with its other pieces by id in {@link io.stallscope.analyzer.model.Safepoints}. */
+    private void safepoint(Plan p, long start) {
+        SafepointFields f = p.safepoint;
+        if (f.id < 0) return;
+        long id = p.vals[f.id];
+        int fileIndex = file.index;
+        switch (f.kind) {
+            case BEGIN -> rec.safepoints.begin(fileIndex, id, intField(p, f.totalThreads));
+            case SYNC -> rec.safepoints.sync(fileIndex, id, start, start + span(p, p.fDuration), intField(p, f.initialRunning));
+            case END -> rec.safepoints.end(fileIndex, id, start);
+            case OPERATION -> {
+                // An operation run outside a safepoint (a handshake) carries no safepoint of its own.
+                if (f.atSafepoint < 0 || p.vals[f.atSafepoint] != 0) rec.safepoints.operation(fileIndex, id, nameField(p, f.operation));
+            }
+            case AGENT -> rec.safepoints.agent(fileIndex, id, strField(p, f.operation),
+                    f.syncStart >= 0 ? p.vals[f.syncStart] * 1_000_000L : start, span(p, f.syncTime), intField(p, f.runningAtStart),
+                    intField(p, f.threads), new Safepoint.Agent(strField(p, p.fBehindThread), strField(p, p.fBehindOp), strField(p, f.behindPath)));
+            default -> { }
+        }
+    }
+
+    /**
+     * A string field, or a reference to a pool entry that is a name: the JDK writes a VM operation as a
+     * jdk.types.VMOperationType, whose one field is its name ("G1CollectFull").
+     */
+    private String nameField(Plan p, int f) {
+        if (f < 0) return null;
+        JfrType.JfrField field = p.type.fields[f];
+        if (!field.constantPool || field.type.kind == JfrType.Kind.STRING) return strField(p, f);
+        if (pools.struct(field.type.name, p.vals[f]) instanceof Object[] values) {
+            for (Object v : values) {
+                String s = pools.resolve(v);
+                if (s != null) return s;
+            }
+        }
+        return null;
+    }
+
+    /** An int field's value, -1 when the type lacks it. */
+    private static int intField(Plan p, int f) {
+        return f < 0 ? -1 : (int) p.vals[f];
     }
 
     private String strField(Plan p, int f) {

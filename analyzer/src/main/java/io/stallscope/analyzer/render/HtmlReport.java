@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.holders.Contention;
+import io.stallscope.analyzer.analysis.findings.SafepointReport;
+import io.stallscope.analyzer.analysis.holders.SlowSafepoint;
 import io.stallscope.analyzer.analysis.view.FindingView;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
@@ -44,6 +46,8 @@ public final class HtmlReport {
     static final int SAMPLE_BUDGET = TimelineSample.SAMPLE_BUDGET;
     static final int WAIT_BUDGET = TimelineSample.WAIT_BUDGET;
     static final int STACK_DEPTH = 48;
+    /** Slow safepoints listed above the timeline; all of them are banded on it (up to the wait budget) and in the JSON. */
+    static final int SAFEPOINTS_LISTED = 20;
     /** Flame boxes thinner than this share of the whole are left out: under a pixel wide, and they bloat the page. */
     static final double FLAME_MIN_SHARE = 0.002;
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -77,6 +81,7 @@ public final class HtmlReport {
         }
         if (a.findings().isEmpty()) h.append("<li>No lock contention or storage stall found.</li>\n");
         h.append("</ol></section>\n");
+        safepoints(v, h);
         locks(v, h);
         if (v.findings().isEmpty()) states(v, h);
         h.append("<div class=\"controls\"><label>Threads <input type=\"text\" id=\"filter\" placeholder=\"filter by name (regex)\"></label>")
@@ -86,6 +91,7 @@ public final class HtmlReport {
                 .append("<span><span class=\"sw\" style=\"background:#b0bec5\"></span>sleeping/off-CPU</span>")
                 .append("<span><span class=\"sw\" style=\"background:#ff6f00\"></span>in a storage syscall</span>")
                 .append("<span><span class=\"sw\" style=\"background:rgba(0,137,123,0.5)\"></span>Stallscope agent span</span>")
+                .append("<span><span class=\"sw\" style=\"background:rgba(198,40,40,0.3)\"></span>slow safepoint: every thread stopped (outlined: the holder)</span>")
                 .append("<span>bars: waits by lock &middot; outlined: the holder meanwhile (dashed link: inferred)</span></div>\n");
         String windowed = TimelineSample.analysisSentence(v.analysis());
         if (windowed != null) h.append("<p class=\"hint\" id=\"analysis-sample\">").append(esc(windowed)).append("</p>\n");
@@ -100,6 +106,24 @@ public final class HtmlReport {
         h.append("<script type=\"application/json\" id=\"stallscope-data\">").append(scriptSafe(MAPPER.writeValueAsString(data(v))))
                 .append("</script>\n<script>\n").append(resource("report.js")).append("</script>\n</body></html>\n");
         return h.toString();
+    }
+
+    /** The slow safepoints, worst first, as the text report gives them, each with a link to its moment (static, escaped markup). */
+    private static void safepoints(ReportView v, StringBuilder h) {
+        SafepointReport r = v.analysis().safepoints();
+        if (r.slow().isEmpty()) return;
+        long origin = v.recording().startNanos();
+        h.append("<section class=\"safepoints\"><h2>Slow safepoints</h2><p class=\"hint\">").append(esc(String.format(Locale.ROOT,
+                "%s with a time to safepoint of %s or more: total stop %s, longest %s. [recorded]: an event of the JVM or the agent says so;"
+                        + " [inferred]: read from samples.", Counts.of(r.slow().size(), "safepoint"), Durations.text(r.minSyncNanos()),
+                Durations.text(r.totalSyncNanos()), Durations.text(r.longestSyncNanos())))).append("</p><ol id=\"safepoints\">\n");
+        for (SlowSafepoint s : r.slow().subList(0, Math.min(r.slow().size(), SAFEPOINTS_LISTED))) {
+            long at = s.safepoint().syncStart() - origin;
+            h.append("<li>").append(esc(String.format(Locale.ROOT, "+%.3f s: ", at / 1e9))).append(esc(s.sentence()))
+                    .append(" <a class=\"moment\" href=\"#t=").append(String.format(Locale.ROOT, "%.2f", at / 1e6))
+                    .append("\">show on the timeline</a></li>\n");
+        }
+        h.append("</ol></section>\n");
     }
 
     /**
@@ -333,6 +357,14 @@ public final class HtmlReport {
             if (rec.io.end(i) < from || rec.io.start(i) > to) continue;
             IoEvent e = rec.io.get(i);
             io.addObject().put("th", e.thread()).put("s", Durations.ms(e.start() - origin)).put("e", Durations.ms(e.end() - origin)).put("type", e.type());
+        }
+        // Slow safepoints: the sync, and the holder's lane when a thread of the JVM is named (-1: none, or not a lane).
+        ArrayNode sps = d.putArray("safepoints");
+        for (SlowSafepoint s : v.analysis().safepoints().slow().subList(0, Math.min(v.analysis().safepoints().slow().size(), WAIT_BUDGET))) {
+            ObjectNode n = sps.addObject().put("file", s.safepoint().file()).put("s", Durations.ms(s.safepoint().syncStart() - origin))
+                    .put("e", Durations.ms(s.safepoint().syncEnd() - origin)).put("label", s.sentence());
+            n.put("h", s.holderThread());
+            n.put("how", s.holder() == null ? "" : s.holder().source().label());
         }
         ObjectNode flames = d.putObject("flames");
         flames.set("waiting", flame(v.waitingStacks()));

@@ -7,12 +7,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Finding;
 import io.stallscope.analyzer.analysis.holders.Contention;
+import io.stallscope.analyzer.analysis.findings.SafepointReport;
+import io.stallscope.analyzer.analysis.holders.SlowSafepoint;
 import io.stallscope.analyzer.analysis.view.FindingView;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
 import io.stallscope.analyzer.analysis.view.ThreadView;
 import io.stallscope.analyzer.analysis.waits.Holder;
 import io.stallscope.analyzer.model.Recording;
+import io.stallscope.analyzer.model.Safepoint;
 import io.stallscope.analyzer.model.SourceFile;
 import io.stallscope.analyzer.model.Span;
 import io.stallscope.analyzer.util.Durations;
@@ -164,6 +167,8 @@ public final class JsonReport {
             f.details().forEach(n::putPOJO);
         }
 
+        root.set("safepoints", safepoints(a, origin));
+
         ArrayNode spans = root.putArray("spans");
         for (Span s : a.spansInView()) {
             ObjectNode n = spans.addObject();
@@ -188,6 +193,50 @@ public final class JsonReport {
             n.put("scope", b == null ? null : b.scope());
         }
         return root;
+    }
+
+    /**
+     * The slow safepoints, worst first: {@code recorded} safepoints in the recording (0: no safepoint events),
+     * {@code slowCount}, {@code totalSyncMs}, {@code longestSyncMs}, and each with its links (stop, holder, doing),
+     * every link with its {@code source} ("recorded" or "inferred") and {@code basis}; holder and doing null when unknown.
+     */
+    static ObjectNode safepoints(Analysis a, long origin) {
+        SafepointReport r = a.safepoints();
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("minSyncMs", Durations.ms(r.minSyncNanos()));
+        n.put("recorded", r.recorded());
+        n.put("slowCount", r.slow().size());
+        n.put("totalSyncMs", Durations.ms(r.totalSyncNanos()));
+        n.put("longestSyncMs", Durations.ms(r.longestSyncNanos()));
+        ArrayNode slow = n.putArray("slow");
+        for (SlowSafepoint s : r.slow()) {
+            Safepoint p = s.safepoint();
+            ObjectNode o = slow.addObject();
+            o.put("summary", s.sentence());
+            o.put("safepointId", p.id());
+            o.put("file", p.file());
+            o.put("operation", p.operation());
+            o.put("start", Instant.ofEpochSecond(0, p.syncStart()).toString());
+            o.put("startMs", Durations.ms(p.syncStart() - origin));
+            o.put("syncMs", Durations.ms(p.syncNanos()));
+            // the whole pause, sync and operation, when jdk.SafepointEnd says when it ended
+            if (p.end() > 0) o.put("pauseMs", Durations.ms(p.end() - p.syncStart()));
+            else o.putNull("pauseMs");
+            o.put("threads", p.threads());
+            o.put("runningAtStart", p.runningAtStart());
+            o.set("stop", link(s.stop()));
+            o.set("holder", link(s.holder()));
+            o.set("doing", link(s.doing()));
+            o.put("holderThread", s.holder() == null ? null : s.holder().text());
+            // with no holder, why none is named
+            o.put("unknown", s.unknown());
+        }
+        return n;
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode link(SlowSafepoint.Link l) {
+        if (l == null) return com.fasterxml.jackson.databind.node.NullNode.getInstance();
+        return MAPPER.createObjectNode().put("text", l.text()).put("source", l.source().label()).put("basis", l.basis());
     }
 
     static ObjectNode holder(Analysis a, Holder h) {

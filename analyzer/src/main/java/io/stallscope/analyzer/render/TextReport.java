@@ -3,6 +3,8 @@ package io.stallscope.analyzer.render;
 import io.stallscope.analyzer.analysis.Analysis;
 import io.stallscope.analyzer.analysis.Finding;
 import io.stallscope.analyzer.analysis.holders.Contention;
+import io.stallscope.analyzer.analysis.findings.SafepointReport;
+import io.stallscope.analyzer.analysis.holders.SlowSafepoint;
 import io.stallscope.analyzer.analysis.view.FindingView;
 import io.stallscope.analyzer.analysis.view.ReportView;
 import io.stallscope.analyzer.analysis.view.ReportViews;
@@ -53,6 +55,7 @@ public final class TextReport {
         String sampled = TimelineSample.of(v).sentence();
         if (sampled != null) print(out, "", "    ", sampled);
         out.blank();
+        if (safepoints(a, out)) out.blank();
         if (v.findings().isEmpty()) {
             out.line("No lock contention or storage stall found.");
             inferred(v, out);
@@ -177,6 +180,30 @@ public final class TextReport {
                     String.join(", ", parts));
         }
         if (states.size() > shown) out.line("  ... " + Counts.of(states.size() - shown, "more thread") + " (--threads REGEX to see them)");
+    }
+
+    /**
+     * The slow safepoints, worst first, each with what held it up and whether the recording says so or samples
+     * suggest it; nothing when the recording has no safepoint events. Says whether it printed anything.
+     */
+    private static boolean safepoints(Analysis a, TerminalLines out) {
+        SafepointReport r = a.safepoints();
+        if (r.recorded() == 0) return false;
+        String bound = "time to safepoint " + Durations.text(r.minSyncNanos()) + " or more";
+        if (r.slow().isEmpty()) {
+            out.line(String.format(Locale.ROOT, "No slow safepoint (%s) among %s.", bound, Counts.of(r.recorded(), "safepoint")));
+            return true;
+        }
+        out.line(String.format(Locale.ROOT, "Slow safepoints (%s), worst first: %s, total stop %s, longest %s",
+                bound, Counts.of(r.slow().size(), "slow safepoint"), Durations.text(r.totalSyncNanos()), Durations.text(r.longestSyncNanos())));
+        Recording rec = a.recording();
+        int shown = Math.min(r.slow().size(), Math.max(10, a.options().top()));
+        for (SlowSafepoint s : r.slow().subList(0, shown)) {
+            print(out, String.format(Locale.ROOT, "  at +%.3f s: ", (s.safepoint().syncStart() - rec.startNanos()) / 1e9), "      ",
+                    s.sentence());
+        }
+        if (r.slow().size() > shown) out.line("  ... " + (r.slow().size() - shown) + " more (all in --json)");
+        return true;
     }
 
     /** The agent's ops, longest first: op, duration, thread, partition, bytes, when. */

@@ -134,6 +134,28 @@
       });
       ctx.restore();
     });
+    // Slow safepoints: every thread of that JVM stood stopped, so a band across its lanes for the time to safepoint.
+    ctx.save();
+    ctx.beginPath(); ctx.rect(NAME_W, AXIS_H, width - NAME_W, lanes.length * LANE); ctx.clip();
+    var safepointsDrawn = 0;
+    (D.safepoints || []).forEach(function (sp) {
+      if (sp.e < view.from || sp.s > view.to) return;
+      var x0 = px(sp.s), w = Math.max(2, px(sp.e) - x0);
+      ctx.fillStyle = 'rgba(198,40,40,0.14)';
+      lanes.forEach(function (th, i) { if (th.file === sp.file) ctx.fillRect(x0, AXIS_H + i * LANE, w, LANE); });
+      // The thread that held it up, when one is named: outlined on its lane.
+      var hi = sp.h >= 0 ? laneIndex[sp.h] : undefined;
+      if (hi !== undefined) {
+        ctx.strokeStyle = '#c62828';
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash(sp.how === 'recorded' ? [] : [3, 2]);
+        ctx.strokeRect(x0, AXIS_H + hi * LANE + 1, w, LANE - 2);
+        ctx.setLineDash([]);
+      }
+      safepointsDrawn++;
+    });
+    ctx.restore();
+    document.body.setAttribute('data-safepoints-drawn', String(safepointsDrawn));
     // Waits, then the holder links on top of them.
     ctx.save();
     ctx.beginPath(); ctx.rect(NAME_W, AXIS_H, width - NAME_W, lanes.length * LANE); ctx.clip();

@@ -121,6 +121,28 @@ class HtmlReportTest {
     }
 
     /**
+     * A slow safepoint stopped every thread of its JVM: the page bands its sync across the lanes, one band each
+     * (the whole recording in view), on {@code SafepointProgram}'s recording, whose loops held thread dumps up.
+     */
+    @Test
+    void chromiumBandsEachSlowSafepointAcrossTheLanes() throws Exception {
+        Path chromium = chromium();
+        Analysis a = Analyzer.analyze(readAll(Recorder.safepoints("spin")), Options.defaults());
+        assertThat(a.safepoints().slow()).isNotEmpty();
+        Path html = Paths.get("target", "report-safepoints-test.html").toAbsolutePath();
+        Files.writeString(html, HtmlReport.render(a));
+        String dom = runChromium(chromium, "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-ready=\"true\"");
+        assertThat(attr(dom, "data-safepoints-drawn")).isEqualTo(a.safepoints().slow().size());
+    }
+
+    private static Recording readAll(Path jfr) throws Exception {
+        Recording rec = new Recording();
+        JfrFileReader.read(jfr, rec, null);
+        return rec;
+    }
+
+    /**
      * Each finding links to its moment; following the holder-in-file-I/O one (as a click does, through the URL's hash)
      * filters the lanes to its threads and shows their stacks then. The same page draws the flame views: the waiters'
      * stacks end in the contended method, the holders' in the write or fsync they sat in.

@@ -127,6 +127,37 @@ public final class Recorder {
         return jfr;
     }
 
+    /**
+     * {@link SafepointProgram} under async-profiler's jfrsync (the JVM's safepoint events and the agent-shaped ones in
+     * the JDK chunk, wall samples every 10 ms in the other), with C2's safepoint polls left out of counted loops:
+     * mode {@code spin}, loops that hold safepoints up for 150-300 ms; {@code control}, short loops.
+     */
+    public static synchronized Path safepoints(String mode) throws Exception {
+        Path cached = RECORDED.get("safepoints-" + mode);
+        if (cached != null) return cached;
+        Path jfr = workDir().resolve("safepoints-" + mode + ".jfr");
+        Path settings = Paths.get(Recorder.class.getClassLoader().getResource("safepoints.jfc").toURI());
+        run(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:-UseCountedLoopSafepoints", "-XX:LoopStripMiningIter=0",
+                        "-agentpath:" + asyncProfilerLibrary() + "=start,event=wall,interval=10ms,jfrsync=" + settings + ",file=" + jfr),
+                SafepointProgram.class, List.of(mode), jfr);
+        RECORDED.put("safepoints-" + mode, jfr);
+        return jfr;
+    }
+
+    /**
+     * {@link PageFaultProgram} under async-profiler's CPU sampling, every 1 ms: where the kernel lets it (root, or
+     * perf_event_paranoid at most 1), its stacks carry the kernel's frames, page faults' included.
+     */
+    public static synchronized Path pageFaults() throws Exception {
+        Path cached = RECORDED.get("page-faults");
+        if (cached != null) return cached;
+        Path jfr = workDir().resolve("page-faults.jfr");
+        run(List.of("-agentpath:" + asyncProfilerLibrary() + "=start,event=cpu,interval=1ms,jfr,file=" + jfr),
+                PageFaultProgram.class, List.of(), jfr);
+        RECORDED.put("page-faults", jfr);
+        return jfr;
+    }
+
     private static void run(List<String> jvmArgs, String mode, Path jfr) throws Exception {
         run(jvmArgs, ContentionProgram.class, List.of(mode), jfr);
     }
