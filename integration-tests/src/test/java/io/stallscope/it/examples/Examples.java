@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Where the repository's examples/ and docs/ are, seen from the integration-tests module. */
-final class Examples {
+public final class Examples {
     private Examples() {
     }
 
-    static Path root() {
+    public static Path root() {
         Path root = HarnessDirs.target().getParent().getParent();
         if (!Files.isDirectory(root.resolve("examples"))) {
             throw new IllegalStateException("no examples/ under " + root);
@@ -18,7 +18,7 @@ final class Examples {
         return root;
     }
 
-    static Path file(String relative) {
+    public static Path file(String relative) {
         Path p = root().resolve("examples").resolve(relative);
         if (!Files.isRegularFile(p)) {
             throw new IllegalStateException("missing example file " + p);

@@ -6,6 +6,7 @@ import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.PrometheusScrape;
+import io.stallscope.it.examples.Examples;
 import io.stallscope.it.mitigate.LatencyProducer;
 import io.stallscope.it.slowdisk.PageCache;
 
@@ -42,7 +43,7 @@ final class ColdIndexScenario {
 
     /** What to run; an arm's name is FS-cold or FS-warm[+MITIGATION], e.g. xfs-cold+index-warm. */
     record Options(String arm, FsType fs, boolean warm, String mitigation, String kafka, long backlogMiB, long segmentBytes,
-                   int readKiBps, int seconds) {
+                   int readKiBps, int seconds, boolean record) {
         static Options of(String arm, String kafka, long backlogMiB, long segmentBytes, int readKiBps, int seconds) {
             String[] parts = arm.split("\\+", 2);
             String[] fsState = parts[0].split("-", 2);
@@ -50,14 +51,22 @@ final class ColdIndexScenario {
                 throw new IllegalArgumentException("an arm is FS-cold or FS-warm[+MITIGATION]: " + arm);
             }
             return new Options(arm, FsType.of(fsState[0]), fsState[1].equals("warm"), parts.length == 2 ? parts[1] : "",
-                kafka, backlogMiB, segmentBytes, readKiBps, seconds);
+                kafka, backlogMiB, segmentBytes, readKiBps, seconds, false);
+        }
+
+        /**
+         * Also a JDK Flight Recorder recording of the restarted broker (default settings, the safepoint events of
+         * examples/jfr/safepoints.jfc, the agent's events), for the analyzer: {@link Result#recording()}.
+         */
+        Options recorded() {
+            return new Options(arm, fs, warm, mitigation, kafka, backlogMiB, segmentBytes, readKiBps, seconds, true);
         }
     }
 
     /** What one run measured; times in ms. */
     record Result(Options options, String disk, double indexResidentAtStart, SafepointLog safepoints, String jvmNamed,
                   List<String> slowLines, double producerP999, double producerMax, ColdReaders.Counts reads,
-                  double lookupCount, double lookupMaxMs, String mitigationEvents) {
+                  double lookupCount, double lookupMaxMs, String mitigationEvents, Path recording) {
         /** The agent's slow safepoint lines that name an index op (lookup, or an index's last entry read at open). */
         long namingLookup() {
             return slowLines.stream().filter(l -> l.contains(": behind index_lookup")).count();
@@ -79,6 +88,9 @@ final class ColdIndexScenario {
         }
     }
 
+    /** What an operator adds to a recording for the analyzer to name slow safepoints (examples/jfr). */
+    static final Path SAFEPOINTS_JFC = Examples.file("jfr/safepoints.jfc").toAbsolutePath();
+
     private ColdIndexScenario() {
     }
 
@@ -90,7 +102,7 @@ final class ColdIndexScenario {
         int prometheus = FreePorts.next();
         try (RealDisk disk = RealDisk.create(o.fs(), Math.max(1L << 30, (o.backlogMiB() * 2) << 20), target.resolve("realdisk"))) {
             disk.readAheadKiB(128);
-            BrokerSpec spec = BrokerSpec.builder(o.kafka()).name("safepoint-" + o.arm().replace('+', '-'))
+            BrokerSpec.Builder spec = BrokerSpec.builder(o.kafka()).name("safepoint-" + o.arm().replace('+', '-'))
                 .dataDir(disk.mountPoint().resolve("kafka")).heap("1g")
                 .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheus + ",slow.threshold.safepoint_sync="
                     + (int) SLOW_MS + "ms,slow.log.per.minute=10000" + (o.mitigation().isEmpty() ? "" : ",mitigate=" + o.mitigation()))
@@ -98,8 +110,15 @@ final class ColdIndexScenario {
                 .jvmArg("-XX:+UnlockDiagnosticVMOptions").jvmArg("-XX:GuaranteedSafepointInterval=100")
                 // the JVM's own naming of the threads a safepoint waited for, on the broker's stdout
                 .jvmArg("-XX:+SafepointTimeout").jvmArg("-XX:SafepointTimeoutDelay=" + TIMEOUT_MS)
-                .launchWrapper(disk.launchWrapper()).build();
-            try (LocalKafkaBroker broker = new LocalKafkaBroker(spec)) {
+                .launchWrapper(disk.launchWrapper());
+            Path recording = dir.resolve("broker.jfr");
+            Files.deleteIfExists(recording);
+            if (o.record()) {
+                // written when the broker stops; the restart's first JVM writes it too, and the second overwrites it
+                spec.jvmArg("-XX:StartFlightRecording=settings=default,settings=" + SAFEPOINTS_JFC + ",filename=" + recording
+                    + ",dumponexit=true");
+            }
+            try (LocalKafkaBroker broker = new LocalKafkaBroker(spec.build())) {
                 broker.start();
                 KafkaClients.createTopic(broker, COLD, PARTITIONS, Map.of("segment.bytes", Long.toString(o.segmentBytes())));
                 KafkaClients.createTopic(broker, LIVE, 1, Map.of());
@@ -147,7 +166,8 @@ final class ColdIndexScenario {
                         SafepointLog.read(safepointLog).between(windowStart, windowEnd), jvmNamed, slow, p999, max, counts,
                         after.countSince(before, "index_lookup", "request_handler"),
                         after.quantileMsSince(before, "index_lookup", "request_handler", 1.0),
-                        o.mitigation().isEmpty() ? "-" : mitigationEvents(o.mitigation(), after, before));
+                        o.mitigation().isEmpty() ? "-" : mitigationEvents(o.mitigation(), after, before),
+                        o.record() ? recording : null);
                 }
             }
         }
