@@ -93,7 +93,8 @@ public final class AgentOverheadBench implements Callable<Integer> {
                 (withIt ? withAgentCpu : plainCpu).add(LAST_BROKER_CPU[0]);
                 System.out.println("round " + round + (withIt ? " B (agent " + bOptions + "): "
                     : aOptions == null ? " A (no agent):   " : " A (agent " + aOptions + "): ") + r
-                    + String.format(Locale.ROOT, ", broker CPU %.2f s", LAST_BROKER_CPU[0]));
+                    + String.format(Locale.ROOT, ", broker CPU %.2f s, of it JFR and safepoint-line threads %.2f s",
+                        LAST_BROKER_CPU[0], LAST_SAFEPOINT_THREADS_CPU[0]));
             }
         }
         System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments%s:%n",
@@ -121,6 +122,34 @@ public final class AgentOverheadBench implements Callable<Integer> {
     /** The broker's CPU seconds (user + system) during the last producer run, from /proc. */
     private static final double[] LAST_BROKER_CPU = new double[1];
 
+    /**
+     * The CPU seconds of the broker's JFR threads and the agent's safepoint thread during the last run ("JFR Recorder
+     * Thread", "JFR Periodic Tasks", the event stream's, "stallscope-safepoint-lines": the comm names, cut at 15
+     * characters, begin "JFR" or "stallscope-safe"): what safepoint.timing runs beside the broker's own threads.
+     */
+    private static final double[] LAST_SAFEPOINT_THREADS_CPU = new double[1];
+
+    private static double safepointThreadsCpu(long pid) {
+        double sum = 0;
+        try (java.util.stream.Stream<Path> tasks = java.nio.file.Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (comm.startsWith("JFR") || comm.startsWith("stallscope-safe")) {
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        sum += (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    // a thread that ended meanwhile
+                }
+            }
+        } catch (java.io.IOException e) {
+            return Double.NaN;
+        }
+        return sum;
+    }
+
     private static double cpuSeconds(long pid) {
         try {
             String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
@@ -142,13 +171,16 @@ public final class AgentOverheadBench implements Callable<Integer> {
             broker.start();
             KafkaClients.createTopic(broker, "bench", 1, KafkaClients.SMALL_SEGMENTS);
             double cpu0 = cpuSeconds(broker.pid());
+            double jfr0 = safepointThreadsCpu(broker.pid());
             ProducerPerfResult r = KafkaClients.producerPerformance(broker, "bench", records, size, throughput, Map.of(),
                 Duration.ofMinutes(10));
             if (workload.equals("consume")) {
                 cpu0 = cpuSeconds(broker.pid());
+                jfr0 = safepointThreadsCpu(broker.pid());
                 r = FullSpeedRead.from(broker, "bench", records);
             }
             LAST_BROKER_CPU[0] = cpuSeconds(broker.pid()) - cpu0;
+            LAST_SAFEPOINT_THREADS_CPU[0] = safepointThreadsCpu(broker.pid()) - jfr0;
             return r;
         }
     }
