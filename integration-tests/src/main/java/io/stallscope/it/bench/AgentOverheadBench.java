@@ -58,6 +58,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
     private String aOptions; // null: A runs without the agent
     @Option(names = "--b-options", description = "B's agent options (default: none)")
     private String bOptions = "";
+    @Option(names = "--broker-jvm-arg", description = "an option for both arms' broker JVMs, e.g. an async-profiler"
+        + " -agentpath (repeatable)")
+    private List<String> brokerJvmArgs = new ArrayList<>();
     @Option(names = "--workload", description = "produce (ProducerPerformance) or consume (a consumer from offset 0)"
         + " (default ${DEFAULT-VALUE})")
     private String workload = "produce";
@@ -78,6 +81,7 @@ public final class AgentOverheadBench implements Callable<Integer> {
             System.err.println("bench-agent-overhead: --workload is produce or consume, not " + workload);
             return 2;
         }
+        JVM_ARGS.addAll(brokerJvmArgs);
         List<ProducerPerfResult> plain = new ArrayList<>();
         List<ProducerPerfResult> withAgent = new ArrayList<>();
         List<Double> plainCpu = new ArrayList<>();
@@ -118,6 +122,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
         double[] v = values.stream().mapToDouble(d -> d).sorted().toArray();
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
+
+    /** --broker-jvm-arg, for the static run(). */
+    private static final List<String> JVM_ARGS = new ArrayList<>();
 
     /** The broker's CPU seconds (user + system) during the last producer run, from /proc. */
     private static final double[] LAST_BROKER_CPU = new double[1];
@@ -163,6 +170,7 @@ public final class AgentOverheadBench implements Callable<Integer> {
     private static ProducerPerfResult run(String version, Path agent, String options, long records, int size,
                                           int throughput, String workload) {
         BrokerSpec.Builder spec = BrokerSpec.builder(KafkaVersion.of(version)).name(agent == null ? "bench-a" : "bench-b");
+        JVM_ARGS.forEach(spec::jvmArg);
         if (agent != null) {
             spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next()
                 + (options == null || options.isEmpty() ? "" : "," + options));
