@@ -2,6 +2,7 @@ package io.stallscope.it.bench;
 
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.HarnessDirs;
 import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
@@ -175,7 +176,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
             spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next()
                 + (options == null || options.isEmpty() ? "" : "," + options));
         }
+        Path[] dataDir = new Path[1];
         try (KafkaBroker broker = new LocalKafkaBroker(spec.build())) {
+            dataDir[0] = broker.dataDir();
             broker.start();
             KafkaClients.createTopic(broker, "bench", 1, KafkaClients.SMALL_SEGMENTS);
             double cpu0 = cpuSeconds(broker.pid());
@@ -190,6 +193,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
             LAST_BROKER_CPU[0] = cpuSeconds(broker.pid()) - cpu0;
             LAST_SAFEPOINT_THREADS_CPU[0] = safepointThreadsCpu(broker.pid()) - jfr0;
             return r;
+        } finally {
+            // a run leaves up to a GiB of records: its logs stay, its data goes (24 runs filled this machine's disk)
+            HarnessDirs.deleteQuietly(dataDir[0]);
         }
     }
 

@@ -27,4 +27,13 @@ public final class HarnessDirs {
     public static Path brokers() {
         return target().resolve("brokers");
     }
+
+    /** Deletes {@code dir} and everything under it, as far as it can: a leftover under target/ harms nothing. */
+    public static void deleteQuietly(Path dir) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | RuntimeException e) {
+            // what is left stays under target/
+        }
+    }
 }

@@ -112,7 +112,7 @@ final class StorageFormats {
         try {
             formatInto(building, props, dirs, format);
         } catch (RuntimeException | IOException e) {
-            deleteQuietly(building);
+            HarnessDirs.deleteQuietly(building);
             throw e;
         }
         Files.move(building, template, StandardCopyOption.ATOMIC_MOVE);
@@ -144,14 +144,6 @@ final class StorageFormats {
                 throw new IllegalStateException("the format wrote no meta.properties in " + building.resolve("dir-" + i)
                     + ":\n" + r.output());
             }
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | RuntimeException e) {
-            // a leftover under target/ only
         }
     }
 
