@@ -92,36 +92,10 @@ public final class SafepointProgram {
         public String behindPath;
     }
 
+    /** The agent's op fields as AgentOpsProgram declares them, and the "behind" fields the agent adds. */
     @Name("stallscope.IndexLookup")
     @Label("Index Lookup")
-    @Category({"Stallscope", "Storage"})
-    @StackTrace(true)
-    static final class IndexLookup extends Event {
-        @Label("Operation")
-        public String op;
-
-        @Label("Operation Duration")
-        @Timespan(Timespan.NANOSECONDS)
-        public long opDuration;
-
-        @Label("Thread Role")
-        public String threadRole;
-
-        @Label("Topic")
-        public String topic;
-
-        @Label("Partition")
-        public int partition = -1;
-
-        @Label("Bytes")
-        public long bytes = -1;
-
-        @Label("Path")
-        public String path;
-
-        @Label("Failed")
-        public boolean failed;
-
+    static final class IndexLookup extends AgentOpsProgram.OpEvent {
         @Label("Behind Op")
         public String behindOp;
 
