@@ -203,8 +203,9 @@ public final class AgentOptions {
         return (Long) (values.containsKey(perOp) ? values.get(perOp) : get(Options.SLOW_THRESHOLD));
     }
 
-    public boolean safepointTiming() {
-        return (Boolean) get(Options.SAFEPOINT_TIMING);
+    /** auto, jfr, counters or off. */
+    public String safepointTiming() {
+        return (String) get(Options.SAFEPOINT_TIMING);
     }
 
     public long safepointSlowThresholdNanos() {

@@ -152,11 +152,14 @@ public final class Options {
         all.add(new OptionSpec(STOP_PROGRESS, "30s",
             "While a stop is slow, a progress line this often: logs closed, left, and the one closing now"
                 + " (up to 1h, 0 = none).", v -> BoundedValues.durationIn(v, 0, 3_600_000_000_000L)));
-        all.add(new OptionSpec(SAFEPOINT_TIMING, "true",
-            "Time every safepoint's synchronization (Java 14+, from the JVM's own JFR events, in process) as"
-                + " stallscope_safepoint_sync_seconds per VM operation, with a slow line from"
-                + " slow.threshold.safepoint_sync: every thread of the broker waits that long. See docs/safepoints.md.",
-            Values::bool));
+        all.add(new OptionSpec(SAFEPOINT_TIMING, "auto",
+            "Time every safepoint's synchronization, in process, as stallscope_safepoint_sync_seconds, with a slow line"
+                + " from slow.threshold.safepoint_sync: every thread of the broker waits that long. jfr: from the JVM's"
+                + " own JFR events (Java 14+), per VM operation. counters: from HotSpot's safepoint counters, polled"
+                + " every 10 ms (no VM operation), without starting a recording, which on JDKs before 22 costs a broker"
+                + " at full speed 5-18% of its throughput. auto: jfr where that costs nothing (JDK 22+, or a recording"
+                + " on the command line), else counters. off. See docs/safepoints.md.",
+            Values::safepointTiming));
         all.add(new OptionSpec(SLOW_THRESHOLD_SAFEPOINT_SYNC, "slow.threshold",
             "Slow-line threshold for a safepoint's synchronization (time to safepoint).", Values::duration));
         all.add(new OptionSpec(PROFILE, "off",

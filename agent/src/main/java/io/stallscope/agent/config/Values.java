@@ -22,6 +22,21 @@ final class Values {
         }
     }
 
+    /** How safepoints are timed: auto, jfr, counters or off (true is auto, false is off, as before there was a choice). */
+    static String safepointTiming(String v) {
+        String lower = v.toLowerCase(Locale.ROOT);
+        switch (lower) {
+            case "auto": case "jfr": case "counters": case "off":
+                return lower;
+            default:
+                try {
+                    return bool(v) ? "auto" : "off";
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("expected auto, jfr, counters or off");
+                }
+        }
+    }
+
     /** A duration with a unit: 500us, 20ms, 2s, 1m; a bare 0 is allowed. Returns nanoseconds. */
     static Long duration(String v) {
         if (v.equals("0")) {

@@ -78,8 +78,8 @@ public final class ReferenceTables {
         new String[] {"stallscope_safepoint_sync_seconds", "histogram, buckets 10 us to 10 s", "operation",
             "time to safepoint, from the JVM asking every thread to stop to the last one stopping, by the VM operation "
                 + "it ran (`G1CollectFull`, `Deoptimize`, `ThreadDump`, ...): every other thread of the broker waited "
-                + "that long. `safepoint.timing=true` (the default) on Java 14+; a series per operation from its first "
-                + "safepoint"},
+                + "that long. A series per operation from its first safepoint; one, `unnamed`, when timed from HotSpot's "
+                + "counters (`safepoint.timing=counters`, and `auto` on JDKs before 22), which do not name it"},
         new String[] {"stallscope_safepoint_sync_seconds_max", "gauge", "operation",
             "longest time to safepoint in the last few minutes"},
         new String[] {"stallscope_prefetch_bytes_total", "counter", "", "with `mitigate=prefetch` only: bytes brought "

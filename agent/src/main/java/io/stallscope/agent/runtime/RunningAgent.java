@@ -116,7 +116,7 @@ final class RunningAgent {
         MitigationMetrics mitigationMetrics = new MitigationMetrics(registry, log);
         Mitigations mitigations = Mitigations.install(options, inst, resolver, mitigationMetrics, log,
             Environment.kafkaVersion());
-        SafepointReporting safepoints = SafepointReporting.start(registry, options, jfr, log, problems);
+        SafepointReporting safepoints = SafepointReporting.start(registry, options, jfr, log, inst, problems);
         StopStartBreakdown breakdown = StopStartBreakdown.off();
         if (options.stopStartBreakdown()) {
             try {

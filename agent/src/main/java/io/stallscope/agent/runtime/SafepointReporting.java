@@ -5,11 +5,13 @@ import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.safepoint.SafepointTiming;
 
+import java.lang.instrument.Instrumentation;
 import java.util.List;
 
 /**
- * Starts safepoint timing (safepoint.timing=true) where the JVM can stream its own events, and says in the start-up
- * line what it did: on, off by option, or off and why (no jdk.jfr module, Java before 14, a stream that failed).
+ * Starts safepoint timing (safepoint.timing) from the source it asks for, or for auto the one that costs this JVM
+ * nothing, and says in the start-up line what it did: on and from what, off by option, or off and why (no jdk.jfr
+ * module, Java before 14 for JFR, no perf data for the counters, a start that failed).
  */
 final class SafepointReporting {
     private final SafepointTiming timing;
@@ -25,17 +27,29 @@ final class SafepointReporting {
     }
 
     static SafepointReporting start(MeterRegistry registry, AgentOptions options, boolean jfr, BrokerLog log,
-                                    List<String> problems) {
-        if (!options.safepointTiming()) {
+                                    Instrumentation inst, List<String> problems) {
+        String mode = options.safepointTiming();
+        if (mode.equals("off")) {
             return off("off");
         }
         if (!Environment.jfrAvailable()) {
             return off("off: no jdk.jfr module in this JVM");
         }
+        String why = null;
+        SafepointTiming.Source source;
+        if (mode.equals("auto")) {
+            why = RecordingCost.whyFree();
+            source = why != null ? SafepointTiming.Source.JFR : SafepointTiming.Source.COUNTERS;
+            if (why == null) {
+                why = "a JFR recording would instrument this JDK's I/O classes; safepoint.timing=jfr names VM operations";
+            }
+        } else {
+            source = mode.equals("jfr") ? SafepointTiming.Source.JFR : SafepointTiming.Source.COUNTERS;
+        }
         try {
-            SafepointTiming timing = SafepointTiming.start(registry, options.safepointSlowThresholdNanos(), jfr,
-                log::warn, options.slowLogPerMinute());
-            return new SafepointReporting(timing, timing.summary());
+            SafepointTiming timing = SafepointTiming.start(source, inst, registry,
+                options.safepointSlowThresholdNanos(), jfr, log::warn, options.slowLogPerMinute());
+            return new SafepointReporting(timing, timing.summary() + (why == null ? "" : " (auto: " + why + ")"));
         } catch (UnsupportedOperationException e) {
             return off("off: " + e.getMessage());
         } catch (Throwable t) {

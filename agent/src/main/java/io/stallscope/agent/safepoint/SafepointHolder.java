@@ -28,6 +28,13 @@ final class SafepointHolder {
         return epochNanos + (nano - (now.getEpochSecond() * 1_000_000_000L + now.getNano()));
     }
 
+    /** The inverse of {@link #toNanoTime}. */
+    static long toEpochNanos(long nanoTime) {
+        long nano = System.nanoTime();
+        java.time.Instant now = java.time.Instant.now();
+        return nanoTime - nano + now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
     final String thread;
     final int op;
     final long startNanos;
@@ -45,7 +52,14 @@ final class SafepointHolder {
 
     /** One thread's ops as {@link ThreadState#read} copied them. */
     static final class Candidate {
-        final String thread;
+        /** The inverse of {@link #toNanoTime}. */
+    static long toEpochNanos(long nanoTime) {
+        long nano = System.nanoTime();
+        java.time.Instant now = java.time.Instant.now();
+        return nanoTime - nano + now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    final String thread;
         final OpTrace trace;
 
         Candidate(String thread, OpTrace trace) {
@@ -73,10 +87,15 @@ final class SafepointHolder {
      * lock ({@link Op#INDEX_REMAP_WAIT}) was at a safepoint already and held nothing up.
      */
     static SafepointHolder find(long syncStartNanos, long syncEndNanos, List<Candidate> threads) {
+        return find(syncStartNanos, syncEndNanos, SLACK_NANOS, threads);
+    }
+
+    /** As {@link #find(long, long, List)}, with the sync's place in time known to within {@code slackNanos}. */
+    static SafepointHolder find(long syncStartNanos, long syncEndNanos, long slackNanos, List<Candidate> threads) {
         SafepointHolder best = null;
         for (Candidate c : threads) {
             OpTrace t = c.trace;
-            if (parkedThrough(t, syncStartNanos, syncEndNanos)) {
+            if (parkedThrough(t, syncStartNanos, syncEndNanos, slackNanos)) {
                 continue;
             }
             for (int i = 0; i < t.size(); i++) {
@@ -85,7 +104,7 @@ final class SafepointHolder {
                 }
                 long start = t.start(i);
                 long end = t.end(i);
-                if (covers(start, end, syncStartNanos, syncEndNanos) && (best == null || start < best.startNanos)) {
+                if (covers(start, end, syncStartNanos, syncEndNanos, slackNanos) && (best == null || start < best.startNanos)) {
                     best = new SafepointHolder(c.thread, t.op(i), start, end, SubjectPaths.pathOf(t.subject(i)));
                 }
             }
@@ -93,17 +112,17 @@ final class SafepointHolder {
         return best;
     }
 
-    private static boolean parkedThrough(OpTrace t, long syncStartNanos, long syncEndNanos) {
+    private static boolean parkedThrough(OpTrace t, long syncStartNanos, long syncEndNanos, long slackNanos) {
         for (int i = 0; i < t.size(); i++) {
-            if (t.op(i) == Op.INDEX_REMAP_WAIT && covers(t.start(i), t.end(i), syncStartNanos, syncEndNanos)) {
+            if (t.op(i) == Op.INDEX_REMAP_WAIT && covers(t.start(i), t.end(i), syncStartNanos, syncEndNanos, slackNanos)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean covers(long start, long end, long syncStartNanos, long syncEndNanos) {
-        return start <= syncStartNanos + SLACK_NANOS && (end == OpTrace.RUNNING || end >= syncEndNanos - SLACK_NANOS);
+    private static boolean covers(long start, long end, long syncStartNanos, long syncEndNanos, long slackNanos) {
+        return start <= syncStartNanos + slackNanos && (end == OpTrace.RUNNING || end >= syncEndNanos - slackNanos);
     }
 
     /** The clause the slow line ends with, e.g. "behind index_lookup 230.1 ms of orders-3 (...index) on thread "x"". */

@@ -37,6 +37,9 @@ final class SafepointLines {
             .append(String.format(Locale.ROOT, "%.3f", sync.syncNanos / 1e6))
             .append(" vm_operation=").append(sync.operation)
             .append(" safepoint_id=").append(sync.safepointId);
+        if (sync.safepoints > 1) {
+            sb.append(" safepoints=").append(sync.safepoints); // their syncs summed: the counters do not split them
+        }
         if (sync.totalThreads >= 0) {
             sb.append(" threads=").append(sync.totalThreads);
         }

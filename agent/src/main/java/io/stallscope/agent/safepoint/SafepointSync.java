@@ -9,20 +9,35 @@ public final class SafepointSync {
     /** Epoch nanoseconds at which the VM began to synchronize. */
     final long startEpochNanos;
     final long syncNanos;
-    /** The VM operation the safepoint ran (G1CollectFull, Deoptimize, ThreadDump...), or "unknown". */
+    /**
+     * The VM operation the safepoint ran (G1CollectFull, Deoptimize, ThreadDump...), "unknown" when JFR's event of it
+     * was lost, "unnamed" when timed from HotSpot's counters, which do not name it.
+     */
     final String operation;
     /** Threads still running Java code when the VM asked, and after its first poll; -1 when the JVM did not say. */
     final int initialRunning;
     final int totalThreads;
+    /** How many safepoints this stands for: 1, or more when HotSpot's counters grew by several between two reads. */
+    final int safepoints;
+    /** How far off its place in time may be: JFR's clock against nanoTime, or the counters' poll. */
+    final long slackNanos;
 
     SafepointSync(long safepointId, long startEpochNanos, long syncNanos, String operation, int initialRunning,
                   int totalThreads) {
+        this(safepointId, startEpochNanos, syncNanos, operation, initialRunning, totalThreads, 1,
+            SafepointHolder.SLACK_NANOS);
+    }
+
+    SafepointSync(long safepointId, long startEpochNanos, long syncNanos, String operation, int initialRunning,
+                  int totalThreads, int safepoints, long slackNanos) {
         this.safepointId = safepointId;
         this.startEpochNanos = startEpochNanos;
         this.syncNanos = syncNanos;
         this.operation = operation;
         this.initialRunning = initialRunning;
         this.totalThreads = totalThreads;
+        this.safepoints = safepoints;
+        this.slackNanos = slackNanos;
     }
 
     public long syncNanos() {

@@ -6,6 +6,7 @@ import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.report.jfr.ForeignRecordings;
 import jdk.jfr.consumer.RecordedEvent;
 
+import java.lang.instrument.Instrumentation;
 import java.time.Instant;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -14,30 +15,56 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Times every safepoint's synchronization from the JVM's own JFR events, in process: the histogram, and a slow line
- * and JFR event for each one at or over the threshold, naming the thread whose index lookup held it up. What held a safepoint up stops the whole broker, and neither
- * Kafka's metrics nor the GC log say so. Only loaded when the JVM has the jdk.jfr module.
+ * Times every safepoint's synchronization in process, from the JVM's own JFR events or from HotSpot's safepoint
+ * counters ({@link Source}): the histogram, and a slow line and JFR event for each one at or over the threshold,
+ * naming the thread whose index lookup held it up. What held a safepoint up stops the whole broker, and neither
+ * Kafka's metrics nor the GC log say so.
  */
 public final class SafepointTiming implements AutoCloseable {
-    private final SafepointStream stream;
+    /** Where the syncs are read from. */
+    public enum Source {
+        /** The JVM's JFR events (Java 14+): each sync exactly, with its VM operation; starts a recording. */
+        JFR,
+        /** HotSpot's perf counters, polled: no recording, no VM operation, a sync placed to within a poll. */
+        COUNTERS
+    }
+
+    private final AutoCloseable stream;
     private final SafepointMetrics metrics;
     private final ExecutorService slowPath;
     private final String summary;
 
-    private SafepointTiming(SafepointStream stream, SafepointMetrics metrics, ExecutorService slowPath, String summary) {
+    private SafepointTiming(AutoCloseable stream, SafepointMetrics metrics, ExecutorService slowPath, String summary) {
         this.stream = stream;
         this.metrics = metrics;
         this.slowPath = slowPath;
         this.summary = summary;
     }
 
-    /**
-     * @param thresholdNanos a sync at least this long gets a line and an event
-     * @param jfrEvents      whether to write stallscope.SafepointSync events (jfr=true)
-     * @throws UnsupportedOperationException before Java 14, with the reason
-     */
+    /** Timing from JFR's events: see {@link #start(Source, Instrumentation, MeterRegistry, long, boolean, Consumer, int)}. */
     public static SafepointTiming start(MeterRegistry registry, long thresholdNanos, boolean jfrEvents,
                                         Consumer<String> warn, int perMinute) throws ReflectiveOperationException {
+        return start(Source.JFR, null, registry, thresholdNanos, jfrEvents, warn, perMinute);
+    }
+
+    /**
+     * @param inst           to open HotSpot's counters to the agent (COUNTERS), or null where they are open
+     * @param thresholdNanos a sync at least this long gets a line and an event
+     * @param jfrEvents      whether to write stallscope.SafepointSync events (jfr=true)
+     * @throws UnsupportedOperationException where the source cannot run (before Java 14 for JFR, a JVM without
+     *                                       perf data for COUNTERS), with the reason
+     */
+    public static SafepointTiming start(Source source, Instrumentation inst, MeterRegistry registry, long thresholdNanos,
+                                        boolean jfrEvents, Consumer<String> warn, int perMinute)
+        throws ReflectiveOperationException {
+        SafepointCounters counters = null;
+        if (source == Source.COUNTERS) {
+            String[] why = new String[1];
+            counters = SafepointCounters.find(inst, why);
+            if (counters == null) {
+                throw new UnsupportedOperationException(why[0]);
+            }
+        }
         SafepointMetrics metrics = new SafepointMetrics(registry);
         SafepointLines lines = new SafepointLines(warn, perMinute);
         // JFR records nothing committed on a stream's own thread, and the line's append may wait for a slow disk:
@@ -48,13 +75,13 @@ public final class SafepointTiming implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
             }, new ThreadPoolExecutor.DiscardPolicy());
-        SafepointJoin join = new SafepointJoin(sync -> {
+        Consumer<SafepointSync> timed = sync -> {
             metrics.record(sync);
             if (sync.syncNanos >= thresholdNanos) {
                 slowPath.execute(() -> {
                     // looked for as soon as the JVM's events arrive: a thread's ring keeps only its last long ops
                     long start = SafepointHolder.toNanoTime(sync.startEpochNanos);
-                    SafepointHolder holder = SafepointHolder.find(start, start + sync.syncNanos,
+                    SafepointHolder holder = SafepointHolder.find(start, start + sync.syncNanos, sync.slackNanos,
                         SafepointHolder.liveThreads(ThreadRegistry.live()));
                     if (jfrEvents) {
                         commit(sync, holder);
@@ -62,16 +89,18 @@ public final class SafepointTiming implements AutoCloseable {
                     lines.slow(sync, holder);
                 });
             }
-        });
-        SafepointStream stream;
+        };
+        AutoCloseable stream;
         try {
-            stream = SafepointStream.start(handler(join));
+            stream = source == Source.COUNTERS ? SafepointPoller.start(counters, timed)
+                : SafepointStream.start(handler(new SafepointJoin(timed)));
         } catch (ReflectiveOperationException | RuntimeException | Error e) {
             slowPath.shutdownNow();
             throw e;
         }
         return new SafepointTiming(stream, metrics, slowPath,
-            "safepoint timing, slow from " + (thresholdNanos / 1_000_000.0) + " ms");
+            "safepoint timing" + (source == Source.COUNTERS ? " from HotSpot's counters" : "") + ", slow from "
+                + (thresholdNanos / 1_000_000.0) + " ms");
     }
 
     /** Feeds the join; an event the JVM shaped otherwise is passed over, never thrown into the stream's thread. */
@@ -131,7 +160,11 @@ public final class SafepointTiming implements AutoCloseable {
 
     @Override
     public void close() {
-        stream.close();
+        try {
+            stream.close();
+        } catch (Exception ignored) {
+            // stopping: nothing left to tell
+        }
         slowPath.shutdown();
         try {
             // what was already learned is still told, unless a line's append hangs

@@ -60,6 +60,8 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("slow.threshold=5 hours", NO_ENV))
             .hasMessageContaining("unknown unit 'hours'");
         assertThatThrownBy(() -> AgentOptions.parse("jmx=maybe", NO_ENV)).hasMessageContaining("expected true or false");
+        assertThatThrownBy(() -> AgentOptions.parse("safepoint.timing=perf", NO_ENV))
+            .hasMessageContaining("expected auto, jfr, counters or off");
         assertThatThrownBy(() -> AgentOptions.parse("topic.labels.max=-3", NO_ENV))
             .hasMessageContaining("expected a whole number above 0");
         assertThatThrownBy(() -> AgentOptions.parse("activate.main=kafka(", NO_ENV))
@@ -75,6 +77,15 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("promethus=1,jmx=maybe", NO_ENV))
             .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n")
                 .contains("promethus").contains("jmx"));
+    }
+
+    @Test
+    void safepointTimingTakesASourceAndTheOldTrueAndFalse() throws Exception {
+        assertThat(AgentOptions.parse("", NO_ENV).safepointTiming()).isEqualTo("auto");
+        assertThat(AgentOptions.parse("safepoint.timing=COUNTERS", NO_ENV).safepointTiming()).isEqualTo("counters");
+        assertThat(AgentOptions.parse("safepoint.timing=jfr", NO_ENV).safepointTiming()).isEqualTo("jfr");
+        assertThat(AgentOptions.parse("safepoint.timing=true", NO_ENV).safepointTiming()).isEqualTo("auto");
+        assertThat(AgentOptions.parse("safepoint.timing=false", NO_ENV).safepointTiming()).isEqualTo("off");
     }
 
     @Test

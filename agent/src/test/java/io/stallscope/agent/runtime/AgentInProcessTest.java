@@ -75,7 +75,10 @@ class AgentInProcessTest {
             // no broker classes in a kafka-clients-only JVM: skipped, with the reason
             // the test JVM's command line names no server.properties
             .contains("log dirs: not known yet (learned from the first op)")
-            .contains("safepoint timing, slow from 10000.0 ms")
+            // safepoint.timing=auto: JFR's events where a recording costs nothing (JDK 22+), else HotSpot's counters
+            .contains(Runtime.version().feature() >= 22
+                ? "safepoint timing, slow from 10000.0 ms (auto: this JDK's I/O events are built in)"
+                : "safepoint timing from HotSpot's counters, slow from 10000.0 ms (auto: a JFR recording would")
             // Kafka 3.9.1 (kafka-clients) should have LogSegment: a mismatch, said as one
             .contains("segment_flush (not as the catalog expects: no class of [kafka.log.LogSegment, "
                 + "org.apache.kafka.storage.internals.log.LogSegment] on the class path)")

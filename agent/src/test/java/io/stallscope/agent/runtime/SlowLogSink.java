@@ -15,6 +15,8 @@ import java.util.List;
 final class SlowLogSink implements OpSink {
     private final SlowOpLog slowLog;
     private final List<Integer> openAtEnd;
+    /** The test's thread: an op another thread of the test JVM runs meanwhile (a woven JDK method) is not the test's. */
+    private final Thread owner = Thread.currentThread();
 
     private SlowLogSink(SlowOpLog slowLog, List<Integer> openAtEnd) {
         this.slowLog = slowLog;
@@ -28,6 +30,9 @@ final class SlowLogSink implements OpSink {
     @Override
     public void record(int op, long startNanos, long durationNanos, Object subject, long bytes,
                        Throwable thrown, ThreadState thread) {
+        if (thread.owner() != owner) {
+            return;
+        }
         openAtEnd.add(thread.open);
         slowLog.slow(op, durationNanos, "t", ThreadRole.REQUEST_HANDLER, null, bytes, null, thrown, thread);
     }

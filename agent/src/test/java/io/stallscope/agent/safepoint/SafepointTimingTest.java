@@ -72,6 +72,56 @@ class SafepointTimingTest {
     }
 
     /**
+     * From HotSpot's counters: the same histogram and lines, the VM operation unnamed, and the ids those of the JVM's
+     * own safepoint events, so that the analyzer joins the agent's events to a recording's JDK events.
+     */
+    @Test
+    void fromHotSpotsCountersEverySafepointIsTimedWithTheJvmsIds() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<String> lines = new CopyOnWriteArrayList<>();
+        Recording recording = new Recording();
+        recording.enable("jdk.SafepointBegin").withThreshold(java.time.Duration.ZERO);
+        recording.start();
+        try (SafepointTiming timing = SafepointTiming.start(SafepointTiming.Source.COUNTERS,
+            net.bytebuddy.agent.ByteBuddyAgent.install(), registry, 0, false, lines::add, 1000)) {
+            assertThat(timing.summary()).isEqualTo("safepoint timing from HotSpot's counters, slow from 0.0 ms");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (lines.size() < 3 && System.nanoTime() < deadline) {
+                System.gc();
+                TimeUnit.MILLISECONDS.sleep(50); // a poll or more between two: one safepoint a read, mostly
+            }
+            assertThat(lines).as("lines within 30 s of System.gc()").hasSizeGreaterThanOrEqualTo(3);
+            assertThat(lines).allSatisfy(l -> assertThat(l).startsWith("slow op=safepoint_sync duration_ms=")
+                .contains(" vm_operation=unnamed safepoint_id="));
+            assertThat(registry.find(SafepointMetrics.SYNC).tag("operation", "unnamed").timer()).isNotNull()
+                .satisfies(t -> assertThat(t.count()).isGreaterThanOrEqualTo(lines.size()));
+        }
+        recording.stop();
+        Path file = Files.createTempFile("safepoint-ids", ".jfr");
+        try {
+            recording.dump(file);
+            recording.close();
+            java.util.Set<Long> jvmIds = new java.util.HashSet<>();
+            for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+                jvmIds.add(e.getLong("safepointId"));
+            }
+            java.util.regex.Pattern id = java.util.regex.Pattern.compile(" safepoint_id=([0-9]+)");
+            List<Long> lineIds = new java.util.ArrayList<>();
+            for (String l : lines) {
+                if (!l.contains(" safepoints=")) { // a merged sync carries its last safepoint's id
+                    java.util.regex.Matcher m = id.matcher(l);
+                    assertThat(m.find()).isTrue();
+                    lineIds.add(Long.parseLong(m.group(1)));
+                }
+            }
+            assertThat(lineIds).isNotEmpty();
+            assertThat(jvmIds).containsAll(lineIds);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /**
      * An operator's recording with no setting for the agent's events (default.jfc names none) records them, since an
      * event class is on by default: the timing's own stream must not change that by giving them a setting of its own
      * (a first version disabled them there, and AgentAtStartIT's broker recording came back without a single op).

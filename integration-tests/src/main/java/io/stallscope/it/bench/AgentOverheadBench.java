@@ -32,7 +32,8 @@ import java.util.function.ToDoubleFunction;
  * [--throughput -1] (--help). With -1 the producer saturates the machine: that run measures throughput, and its
  * latencies are the producer's own queueing. A fixed rate below saturation measures latency.
  * {@code --a-options OPTS} runs A with the agent too (e.g. "" for plain agent) and {@code --b-options OPTS}
- * adds options to B: {@code --a-options "" --b-options profile=on} measures what profile=on costs over the
+ * adds options to B; {@code --c-options OPTS} adds a third arm, C, with the agent and those options, alternated with the
+ * others (A-B-C, then C-B-A). {@code --a-options "" --b-options profile=on} measures what profile=on costs over the
  * agent alone. {@code --workload consume} measures the fetch path instead: the records are produced first (not
  * measured), then one consumer in this JVM reads them all from offset 0 at full speed, 64 KiB a fetch, so that every
  * fetch makes a lookup in the offset index; it prints records/s of that read and the broker's CPU during it.
@@ -59,6 +60,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
     private String aOptions; // null: A runs without the agent
     @Option(names = "--b-options", description = "B's agent options (default: none)")
     private String bOptions = "";
+    @Option(names = "--c-options", description = "a third arm, C, with the agent and these options (default: none),"
+        + " e.g. --b-options \"\" --c-options safepoint.timing=jfr: no agent, the agent, the agent with JFR's stream")
+    private String cOptions; // null: two arms
     @Option(names = "--broker-jvm-arg", description = "an option for both arms' broker JVMs, e.g. an async-profiler"
         + " -agentpath (repeatable)")
     private List<String> brokerJvmArgs = new ArrayList<>();
@@ -83,21 +87,29 @@ public final class AgentOverheadBench implements Callable<Integer> {
             return 2;
         }
         JVM_ARGS.addAll(brokerJvmArgs);
-        List<ProducerPerfResult> plain = new ArrayList<>();
-        List<ProducerPerfResult> withAgent = new ArrayList<>();
-        List<Double> plainCpu = new ArrayList<>();
-        List<Double> withAgentCpu = new ArrayList<>();
+        // each arm: its label, its agent options (null: no agent), its runs and broker CPU seconds
+        List<String> labels = new ArrayList<>(List.of("A", "B"));
+        List<String> options = new ArrayList<>(Arrays.asList(aOptions, bOptions));
+        if (cOptions != null) {
+            labels.add("C");
+            options.add(cOptions);
+        }
+        List<List<ProducerPerfResult>> runs = new ArrayList<>();
+        List<List<Double>> cpu = new ArrayList<>();
+        for (int i = 0; i < labels.size(); i++) {
+            runs.add(new ArrayList<>());
+            cpu.add(new ArrayList<>());
+        }
         for (int round = 1; round <= rounds; round++) {
-            // A-B, then B-A: a machine that drifts faster or slower over the run favours neither side
-            boolean agentFirst = round % 2 == 0;
-            for (int i = 0; i < 2; i++) {
-                boolean withIt = agentFirst == (i == 0);
-                ProducerPerfResult r = withIt ? run(version, agent, bOptions, records, size, throughput, workload)
-                    : run(version, aOptions == null ? null : agent, aOptions, records, size, throughput, workload);
-                (withIt ? withAgent : plain).add(r);
-                (withIt ? withAgentCpu : plainCpu).add(LAST_BROKER_CPU[0]);
-                System.out.println("round " + round + (withIt ? " B (agent " + bOptions + "): "
-                    : aOptions == null ? " A (no agent):   " : " A (agent " + aOptions + "): ") + r
+            // A-B(-C), then (C-)B-A: a machine that drifts faster or slower over the run favours no arm
+            for (int k = 0; k < labels.size(); k++) {
+                int i = round % 2 == 1 ? k : labels.size() - 1 - k;
+                String opts = options.get(i);
+                ProducerPerfResult r = run(version, opts == null ? null : agent, opts, records, size, throughput, workload);
+                runs.get(i).add(r);
+                cpu.get(i).add(LAST_BROKER_CPU[0]);
+                System.out.println("round " + round + " " + labels.get(i) + (opts == null ? " (no agent):   "
+                    : " (agent " + opts + "): ") + r
                     + String.format(Locale.ROOT, ", broker CPU %.2f s, of it JFR and safepoint-line threads %.2f s",
                         LAST_BROKER_CPU[0], LAST_SAFEPOINT_THREADS_CPU[0]));
             }
@@ -105,17 +117,21 @@ public final class AgentOverheadBench implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments%s:%n",
             version, rounds, records, size, throughput < 0 ? "full speed" : throughput + " records/s",
             workload.equals("consume") ? ", read back by one consumer at full speed (64 KiB fetches)" : "");
-        row("records/s", plain, withAgent, ProducerPerfResult::recordsPerSec);
-        if (workload.equals("produce")) { // a read has no per-record latency to report
-            row("p50 ms", plain, withAgent, r -> r.p50Ms());
-            row("p99 ms", plain, withAgent, r -> r.p99Ms());
-            row("p99.9 ms", plain, withAgent, r -> r.p999Ms());
-            row("max ms", plain, withAgent, r -> r.maxLatencyMs());
+        for (int i = 1; i < labels.size(); i++) {
+            String vs = labels.get(i) + "/A";
+            System.out.println(" " + labels.get(i) + " against A:");
+            row("records/s", vs, runs.get(0), runs.get(i), ProducerPerfResult::recordsPerSec);
+            if (workload.equals("produce")) { // a read has no per-record latency to report
+                row("p50 ms", vs, runs.get(0), runs.get(i), r -> r.p50Ms());
+                row("p99 ms", vs, runs.get(0), runs.get(i), r -> r.p99Ms());
+                row("p99.9 ms", vs, runs.get(0), runs.get(i), r -> r.p999Ms());
+                row("max ms", vs, runs.get(0), runs.get(i), r -> r.maxLatencyMs());
+            }
+            double ca = median(cpu.get(0));
+            double cb = median(cpu.get(i));
+            System.out.printf(Locale.ROOT, "  %-10s median A %10.2f   %s %10.2f   %s %.3f   (A %s, %s %s)%n", "broker CPU s",
+                ca, labels.get(i), cb, vs, cb / ca, cpu.get(0), labels.get(i), cpu.get(i));
         }
-        double ca = median(plainCpu);
-        double cb = median(withAgentCpu);
-        System.out.printf(Locale.ROOT, "  %-10s median A %10.2f   B %10.2f   B/A %.3f   (A %s, B %s)%n", "broker CPU s",
-            ca, cb, cb / ca, plainCpu, withAgentCpu);
         return 0;
     }
 
@@ -199,12 +215,14 @@ public final class AgentOverheadBench implements Callable<Integer> {
         }
     }
 
-    private static void row(String name, List<ProducerPerfResult> a, List<ProducerPerfResult> b,
+    /** @param vs "B/A" or "C/A" */
+    private static void row(String name, String vs, List<ProducerPerfResult> a, List<ProducerPerfResult> b,
                             ToDoubleFunction<ProducerPerfResult> metric) {
         double ma = median(a, metric);
         double mb = median(b, metric);
-        System.out.printf(Locale.ROOT, "  %-10s median A %10.1f   B %10.1f   B/A %.3f   (A %s, B %s)%n", name, ma, mb,
-            mb / ma, values(a, metric), values(b, metric));
+        String other = vs.substring(0, 1);
+        System.out.printf(Locale.ROOT, "  %-10s median A %10.1f   %s %10.1f   %s %.3f   (A %s, %s %s)%n", name, ma, other,
+            mb, vs, mb / ma, values(a, metric), other, values(b, metric));
     }
 
     private static double median(List<ProducerPerfResult> runs, ToDoubleFunction<ProducerPerfResult> metric) {

@@ -43,7 +43,7 @@ final class ColdIndexScenario {
 
     /** What to run; an arm's name is FS-cold or FS-warm[+MITIGATION], e.g. xfs-cold+index-warm. */
     record Options(String arm, FsType fs, boolean warm, String mitigation, String kafka, long backlogMiB, long segmentBytes,
-                   int readKiBps, int seconds, boolean record) {
+                   int readKiBps, int seconds, boolean record, String safepointTiming) {
         static Options of(String arm, String kafka, long backlogMiB, long segmentBytes, int readKiBps, int seconds) {
             String[] parts = arm.split("\\+", 2);
             String[] fsState = parts[0].split("-", 2);
@@ -51,7 +51,7 @@ final class ColdIndexScenario {
                 throw new IllegalArgumentException("an arm is FS-cold or FS-warm[+MITIGATION]: " + arm);
             }
             return new Options(arm, FsType.of(fsState[0]), fsState[1].equals("warm"), parts.length == 2 ? parts[1] : "",
-                kafka, backlogMiB, segmentBytes, readKiBps, seconds, false);
+                kafka, backlogMiB, segmentBytes, readKiBps, seconds, false, "auto");
         }
 
         /**
@@ -59,7 +59,13 @@ final class ColdIndexScenario {
          * examples/jfr/safepoints.jfc, the agent's events), for the analyzer: {@link Result#recording()}.
          */
         Options recorded() {
-            return new Options(arm, fs, warm, mitigation, kafka, backlogMiB, segmentBytes, readKiBps, seconds, true);
+            return new Options(arm, fs, warm, mitigation, kafka, backlogMiB, segmentBytes, readKiBps, seconds, true,
+                safepointTiming);
+        }
+
+        /** The agent's safepoint.timing (auto: JFR's events when the broker records, else HotSpot's counters on JDK 17). */
+        Options safepointTiming(String how) {
+            return new Options(arm, fs, warm, mitigation, kafka, backlogMiB, segmentBytes, readKiBps, seconds, record, how);
         }
     }
 
@@ -105,7 +111,8 @@ final class ColdIndexScenario {
             BrokerSpec.Builder spec = BrokerSpec.builder(o.kafka()).name("safepoint-" + o.arm().replace('+', '-'))
                 .dataDir(disk.mountPoint().resolve("kafka")).heap("1g")
                 .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheus + ",slow.threshold.safepoint_sync="
-                    + (int) SLOW_MS + "ms,slow.log.per.minute=10000" + (o.mitigation().isEmpty() ? "" : ",mitigate=" + o.mitigation()))
+                    + (int) SLOW_MS + "ms,slow.log.per.minute=10000,safepoint.timing=" + o.safepointTiming()
+                    + (o.mitigation().isEmpty() ? "" : ",mitigate=" + o.mitigation()))
                 .jvmArg(SafepointLog.jvmOption(safepointLog))
                 .jvmArg("-XX:+UnlockDiagnosticVMOptions").jvmArg("-XX:GuaranteedSafepointInterval=100")
                 // the JVM's own naming of the threads a safepoint waited for, on the broker's stdout
