@@ -37,6 +37,9 @@ public final class KafkaTargets {
     private static final String NETWORK = "org.apache.kafka.common.network.";
     /** Scala server code, kafka_2.13 (ReplicaManager is Scala up to 4.4). */
     private static final String SERVER = "kafka.server.";
+    /** Tiered storage (KIP-405), kafka-storage; its plugin API (RemoteStorageManager, the metadata) is kafka-storage-api. */
+    private static final String REMOTE_STORAGE = "org.apache.kafka.server.log.remote.storage.";
+    private static final String REMOTE_ABSENT = "no tiered storage (KIP-405), no remote-storage plugin to call";
 
     // ---- timing points ----
 
@@ -85,6 +88,47 @@ public final class KafkaTargets {
         .inRanges("no remap lock (KAFKA-19390 came in 3.9.2, 4.0.2 and 4.1.1): lookups wait for no unmap",
             "3.9.2", "4.0.0", "4.0.2", "4.1.0", "4.1.1", null)
         .verify(KafkaTargets::hasRemapLock)
+        .build();
+
+    /**
+     * The tiered-storage plugin's calls, through the wrapper Kafka puts around every plugin: the plugin's own class is
+     * the operator's choice, ClassLoaderAwareRemoteStorageManager is Kafka's (kafka-storage, from 3.5; each method
+     * sets the plugin's context class loader and calls the delegate in a lambda, which is not matched). Both
+     * fetchLogSegment overloads, (metadata, start) and (metadata, start, end): neither calls the other.
+     */
+    public static final KafkaTarget REMOTE_FETCH_SEGMENT = KafkaTarget.named("remote.fetchLogSegment",
+            "RemoteStorageManager.fetchLogSegment(RemoteLogSegmentMetadata,int[,int])")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("fetchLogSegment").and(not(isStatic())).and(takesArguments(2).or(takesArguments(3)))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))).and(takesArgument(1, int.class)))
+        .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    /** fetchIndex(metadata, IndexType): one index of a remote segment, for RemoteIndexCache or a follower's state. */
+    public static final KafkaTarget REMOTE_FETCH_INDEX = KafkaTarget.named("remote.fetchIndex",
+            "RemoteStorageManager.fetchIndex(RemoteLogSegmentMetadata,IndexType)")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("fetchIndex").and(not(isStatic())).and(takesArguments(2))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata")))
+            .and(takesArgument(1, nameEndsWith("RemoteStorageManager$IndexType"))))
+        .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    /** copyLogSegmentData(metadata, LogSegmentData): returns void in 3.5, Optional<CustomMetadata> from 3.6. */
+    public static final KafkaTarget REMOTE_COPY = KafkaTarget.named("remote.copyLogSegmentData",
+            "RemoteStorageManager.copyLogSegmentData(RemoteLogSegmentMetadata,LogSegmentData)")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("copyLogSegmentData").and(not(isStatic())).and(takesArguments(2))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
+        .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    public static final KafkaTarget REMOTE_DELETE = KafkaTarget.named("remote.deleteLogSegmentData",
+            "RemoteStorageManager.deleteLogSegmentData(RemoteLogSegmentMetadata)")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("deleteLogSegmentData").and(not(isStatic())).and(takesArguments(1))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
+        .since("3.5", REMOTE_ABSENT)
         .build();
 
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
@@ -369,7 +413,7 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
-            INDEX_REMAP_READ_LOCK, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            INDEX_REMAP_READ_LOCK, REMOTE_FETCH_SEGMENT, REMOTE_FETCH_INDEX, REMOTE_COPY, REMOTE_DELETE, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 

@@ -71,7 +71,28 @@ public enum OpKind {
         "AbstractIndex.inRemapReadLock: a lookup's wait for the index's remap lock while a resize (a roll's trim) or a"
             + " close holds it to unmap (KAFKA-19390; Kafka 3.9.2, 4.0.2, 4.1.1 and later); timed only when it waits",
         // the lookups of fetches and ListOffsets, on handlers
-        ThreadRole.REQUEST_HANDLER);
+        ThreadRole.REQUEST_HANDLER),
+    REMOTE_FETCH("remote_fetch", "RemoteFetch", "Remote Fetch",
+        "RemoteStorageManager.fetchLogSegment: the tiered-storage plugin opens a remote segment's records for a read"
+            + " (the stream it returns is read after the call, inside remote reads)",
+        // other: the remote-log-reader pool's threads (consumer fetches from the remote tier); request handlers: a
+        // ListOffsets by timestamp in the remote tier, synchronous up to 3.9 (KAFKA-15859, asynchronous from 4.0)
+        ThreadRole.OTHER, ThreadRole.REQUEST_HANDLER),
+    REMOTE_FETCH_INDEX("remote_fetch_index", "RemoteFetchIndex", "Remote Fetch Index",
+        "RemoteStorageManager.fetchIndex: the tiered-storage plugin fetches one index of a remote segment (the path"
+            + " ends in the index type: .index, .timeindex, .txnindex, .snapshot, .leader-epoch-checkpoint)",
+        // other: the remote-log-reader pool, filling RemoteIndexCache; request handlers: a ListOffsets by timestamp
+        // up to 3.9; replica fetchers: a follower building its state from the remote tier (leader epochs, snapshot)
+        ThreadRole.OTHER, ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER),
+    REMOTE_COPY("remote_copy", "RemoteCopy", "Remote Copy",
+        "RemoteStorageManager.copyLogSegmentData: the tiered-storage plugin copies a rolled segment and its indexes to"
+            + " the remote tier",
+        // other: the remote log manager's copy threads (kafka-rlm-thread-pool, kafka-rlm-copy-thread-pool from 3.9)
+        ThreadRole.OTHER),
+    REMOTE_DELETE("remote_delete", "RemoteDelete", "Remote Delete",
+        "RemoteStorageManager.deleteLogSegmentData: the tiered-storage plugin deletes a remote segment",
+        // other: the remote log manager's expiration threads, and the deletion of a topic
+        ThreadRole.OTHER);
 
     /** The JFR event types' common prefix, e.g. stallscope.RecordsAppend. */
     public static final String EVENT_PREFIX = "stallscope.";
