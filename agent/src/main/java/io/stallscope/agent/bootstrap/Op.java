@@ -32,7 +32,11 @@ public final class Op {
     public static final int REMOTE_COPY = 16;
     /** RemoteStorageManager.deleteLogSegmentData. */
     public static final int REMOTE_DELETE = 17;
-    public static final int COUNT = 18;
+    /** A remote read's wait in the remote-log-reader pool's queue, from RemoteLogManager.asyncRead to the read's start. */
+    public static final int REMOTE_QUEUE_WAIT = 18;
+    /** RemoteLogReader.call: a remote read on the remote-log-reader pool, its plugin calls and index loads inside. */
+    public static final int REMOTE_READ = 19;
+    public static final int COUNT = 20;
 
     private Op() {
     }

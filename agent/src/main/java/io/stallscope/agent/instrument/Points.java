@@ -28,6 +28,8 @@ public final class Points {
             new RemoteFetchPoint(),
             new RemoteFetchIndexPoint(),
             new RemoteCopyPoint(),
-            new RemoteDeletePoint()));
+            new RemoteDeletePoint(),
+            new RemoteQueueWaitPoint(),
+            new RemoteReadPoint()));
     }
 }

@@ -37,6 +37,12 @@ public final class KafkaMembers {
     public static final String REMOTE_TOPIC = "topic";
     public static final String REMOTE_PARTITION = "partition";
     public static final String REMOTE_START_OFFSET = "startOffset";
+    /**
+     * RemoteStorageFetchInfo (kafka-storage, 3.6+), a remote read's subject: its public field topicPartition up to 4.1,
+     * a record with topicIdPartition() from 4.2; either has topic() and partition().
+     */
+    public static final String REMOTE_FETCH_INFO = "org.apache.kafka.storage.internals.log.RemoteStorageFetchInfo";
+    public static final String REMOTE_FETCH_INFO_PARTITION = "topicPartition";
 
     /**
      * How an op's subject leads to its file, tried in this order on each class: FileRecords.file(),

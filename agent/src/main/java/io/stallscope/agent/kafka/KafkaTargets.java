@@ -40,6 +40,7 @@ public final class KafkaTargets {
     /** Tiered storage (KIP-405), kafka-storage; its plugin API (RemoteStorageManager, the metadata) is kafka-storage-api. */
     private static final String REMOTE_STORAGE = "org.apache.kafka.server.log.remote.storage.";
     private static final String REMOTE_ABSENT = "no tiered storage (KIP-405), no remote-storage plugin to call";
+    private static final String REMOTE_READ_ABSENT = "no reads from the remote tier (RemoteLogReader came in 3.6)";
 
     // ---- timing points ----
 
@@ -129,6 +130,30 @@ public final class KafkaTargets {
         .shape(named("deleteLogSegmentData").and(not(isStatic())).and(takesArguments(1))
             .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
         .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    /**
+     * Where a fetch's handler hands a read from the remote tier to the remote-log-reader pool (a RemoteLogReader made
+     * with this fetchInfo, submitted): the start of the read's queue wait. RemoteLogManager in kafka_2.13
+     * (kafka.log.remote) up to 4.0, in kafka-storage from 4.1. 3.5 has a RemoteLogManager but no remote read.
+     */
+    public static final KafkaTarget REMOTE_READ_SUBMIT = KafkaTarget.named("remote.asyncRead",
+            "RemoteLogManager.asyncRead(RemoteStorageFetchInfo,Consumer)")
+        .in(LOG + "remote.RemoteLogManager", REMOTE_STORAGE + "RemoteLogManager")
+        .shape(named("asyncRead").and(not(isStatic())).and(takesArguments(2))
+            .and(takesArgument(0, nameEndsWith(".RemoteStorageFetchInfo"))))
+        .since("3.6", REMOTE_READ_ABSENT)
+        .build();
+
+    /**
+     * RemoteLogReader.call(), the remote read on the remote-log-reader pool: the end of its queue wait and the read
+     * itself. kafka.log.remote up to 4.0, kafka-storage from 4.1; its bridge call()Object is not matched.
+     */
+    public static final KafkaTarget REMOTE_READ = KafkaTarget.named("remote.reader.call", "RemoteLogReader.call()")
+        .in(LOG + "remote.RemoteLogReader", REMOTE_STORAGE + "RemoteLogReader")
+        .shape(named("call").and(not(isStatic())).and(takesNoArguments()).and(returns(Void.class)))
+        .since("3.6", REMOTE_READ_ABSENT)
+        .verify(KafkaTargets::hasFetchInfo)
         .build();
 
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
@@ -413,7 +438,8 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
-            INDEX_REMAP_READ_LOCK, REMOTE_FETCH_SEGMENT, REMOTE_FETCH_INDEX, REMOTE_COPY, REMOTE_DELETE, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            INDEX_REMAP_READ_LOCK, REMOTE_FETCH_SEGMENT, REMOTE_FETCH_INDEX, REMOTE_COPY, REMOTE_DELETE, REMOTE_READ_SUBMIT,
+            REMOTE_READ, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 
@@ -428,6 +454,16 @@ public final class KafkaTargets {
     private static String hasRemapLock(TypeDescription type) {
         return declaresField(type, "remapLock", java.util.concurrent.locks.ReentrantReadWriteLock.class) ? null
             : type.getName() + " has no ReentrantReadWriteLock field 'remapLock'";
+    }
+
+    /** The remote-read advice reads RemoteLogReader's fetchInfo field, the object asyncRead was handed. */
+    private static String hasFetchInfo(TypeDescription type) {
+        for (FieldDescription.InDefinedShape field : type.getDeclaredFields()) {
+            if (field.getName().equals("fetchInfo") && field.getType().asErasure().getName().endsWith(".RemoteStorageFetchInfo")) {
+                return null;
+            }
+        }
+        return type.getName() + " has no RemoteStorageFetchInfo field 'fetchInfo'";
     }
 
     /** The transferTo advice reads FileChannelImpl's path field. */

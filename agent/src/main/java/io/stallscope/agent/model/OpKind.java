@@ -92,6 +92,15 @@ public enum OpKind {
     REMOTE_DELETE("remote_delete", "RemoteDelete", "Remote Delete",
         "RemoteStorageManager.deleteLogSegmentData: the tiered-storage plugin deletes a remote segment",
         // other: the remote log manager's expiration threads, and the deletion of a topic
+        ThreadRole.OTHER),
+    REMOTE_QUEUE_WAIT("remote_queue_wait", "RemoteQueueWait", "Remote Queue Wait",
+        "A remote read's wait in the remote-log-reader pool's queue, from RemoteLogManager.asyncRead (a fetch's handler"
+            + " hands it over) to the read's start on a pool thread; reported with remote_read, on the pool's thread",
+        // other: reported by the remote-log-reader thread that takes the read up
+        ThreadRole.OTHER),
+    REMOTE_READ("remote_read", "RemoteRead", "Remote Read",
+        "RemoteLogReader.call: a consumer's read from the remote tier on the remote-log-reader pool, with its index"
+            + " lookups (RemoteIndexCache, remote_fetch_index on a miss) and the plugin's remote_fetch inside",
         ThreadRole.OTHER);
 
     /** The JFR event types' common prefix, e.g. stallscope.RecordsAppend. */

@@ -10,7 +10,8 @@ import java.util.Locale;
  * The path of a remote (tiered-storage) op: {@code remote:TOPIC-PARTITION/OFFSET-SEGMENTID.SUFFIX}, named as Kafka's own
  * LocalTieredStorage names a remote segment's files (the offset in 20 digits, the segment's Uuid; .log for its records,
  * .index, .timeindex, .txnindex, .snapshot, .leader-epoch-checkpoint for an index). It names the topic-partition for
- * the reports; it is in no log dir, so nothing learns a log dir from it and no local op pairs with it.
+ * the reports; a remote read's, whose segment is not known when it starts, is {@code remote:TOPIC-PARTITION}. It is in no
+ * log dir, so nothing learns a log dir from it and no local op pairs with it.
  */
 public final class RemotePaths {
     public static final String PREFIX = "remote:";
@@ -31,13 +32,52 @@ public final class RemotePaths {
         }
     };
 
+    /** RemoteStorageFetchInfo: how to reach its TopicPartition or TopicIdPartition, and their topic() and partition(). */
+    private static final ClassValue<java.lang.reflect.Member[]> READ_ACCESSORS = new ClassValue<java.lang.reflect.Member[]>() {
+        @Override
+        protected java.lang.reflect.Member[] computeValue(Class<?> type) {
+            try {
+                java.lang.reflect.Member partition;
+                Class<?> partitionType;
+                try {
+                    java.lang.reflect.Field f = type.getField(KafkaMembers.REMOTE_FETCH_INFO_PARTITION);
+                    partition = f;
+                    partitionType = f.getType();
+                } catch (NoSuchFieldException e) {
+                    Method m = type.getMethod(KafkaMembers.REMOTE_TOPIC_ID_PARTITION);
+                    partition = m;
+                    partitionType = m.getReturnType();
+                }
+                return new java.lang.reflect.Member[] {partition, partitionType.getMethod(KafkaMembers.REMOTE_TOPIC),
+                    partitionType.getMethod(KafkaMembers.REMOTE_PARTITION)};
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return null;
+            }
+        }
+    };
+
     private RemotePaths() {
     }
 
     /** Whether the subject is one this class names: a remote segment's metadata, alone or with a detail. */
     static boolean isRemote(Object subject) {
         Object s = subject instanceof SubjectWith ? ((SubjectWith) subject).subject() : subject;
-        return s != null && isMetadata(s.getClass());
+        return s != null && (isMetadata(s.getClass()) || s.getClass().getName().equals(KafkaMembers.REMOTE_FETCH_INFO));
+    }
+
+    /** A remote read's path, {@code remote:TOPIC-PARTITION}, from its RemoteStorageFetchInfo, or null. */
+    private static String readPathOf(Object fetchInfo) {
+        try {
+            java.lang.reflect.Member[] m = READ_ACCESSORS.get(fetchInfo.getClass());
+            if (m == null) {
+                return null;
+            }
+            Object tp = m[0] instanceof java.lang.reflect.Field ? ((java.lang.reflect.Field) m[0]).get(fetchInfo)
+                : ((Method) m[0]).invoke(fetchInfo);
+            return tp == null ? null : PREFIX + ((Method) m[1]).invoke(tp) + "-" + ((Method) m[2]).invoke(tp);
+        } catch (Throwable t) {
+            return null;
+        }
     }
 
     /** The path of a remote segment's metadata (with an index type as detail), or null. Never throws. */
@@ -48,6 +88,9 @@ public final class RemotePaths {
             if (subject instanceof SubjectWith) {
                 metadata = ((SubjectWith) subject).subject();
                 indexType = ((SubjectWith) subject).detail();
+            }
+            if (metadata != null && metadata.getClass().getName().equals(KafkaMembers.REMOTE_FETCH_INFO)) {
+                return readPathOf(metadata);
             }
             Method[] m = metadata == null ? null : ACCESSORS.get(metadata.getClass());
             if (m == null) {

@@ -21,7 +21,7 @@ import java.util.Set;
 final class BootstrapInjector {
     private static final String PACKAGE = "io.stallscope.agent.bootstrap.";
     private static final String[] CLASSES = {"Op", "OpSink", "OpTrace", "ThreadState", "ThreadRegistry", "HookSession", "Hooks",
-        "SubjectWith"};
+        "SubjectWith", "QueuedTasks"};
 
     private BootstrapInjector() {
     }

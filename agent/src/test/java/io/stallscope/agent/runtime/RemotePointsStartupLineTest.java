@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RemotePointsStartupLineTest {
     private static final String[] REMOTE_OPS = {"remote_fetch", "remote_fetch_index", "remote_copy", "remote_delete"};
+    private static final String[] READ_OPS = {"remote_queue_wait", "remote_read"};
 
     @ParameterizedTest
     @ValueSource(strings = {"2.8.2", "3.4.1"})
@@ -37,6 +38,28 @@ class RemotePointsStartupLineTest {
                 + "remote-storage plugin to call (no class of [org.apache.kafka.server.log.remote.storage."
                 + "ClassLoaderAwareRemoteStorageManager] on the class path))").doesNotContain(op + "=");
         }
+        for (String op : READ_OPS) {
+            assertThat(line).contains("; " + op + " (expected before Kafka 3.6: no reads from the remote tier")
+                .doesNotContain(op + "=");
+        }
+    }
+
+    /** 3.5 has the plugin's wrapper (and a RemoteLogManager) but no remote read: its reader points are absent. */
+    @Test
+    void kafka35HasThePluginCallsButNoRemoteRead() {
+        String line = startupLine("3.5.2");
+        assertThat(line).contains("remote_fetch=").contains("; remote_queue_wait (expected before Kafka 3.6: no reads from"
+            + " the remote tier (RemoteLogReader came in 3.6)").contains("; remote_read (expected before Kafka 3.6: ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"3.6.2", "3.9.2", "4.1.2", "4.4.0"})
+    void aKafkaWithRemoteReadsHasTheReaderPoints(String version) {
+        String line = startupLine(version);
+        String pkg = version.startsWith("3.") ? "kafka.log.remote." : "org.apache.kafka.server.log.remote.storage.";
+        assertThat(line).contains("remote_queue_wait=" + pkg + "RemoteLogManager.asyncRead(")
+            .contains("remote_read=" + pkg + "RemoteLogReader.call()Ljava/lang/Void;")
+            .doesNotContain("RemoteLogReader.call()Ljava/lang/Object;");
     }
 
     @ParameterizedTest

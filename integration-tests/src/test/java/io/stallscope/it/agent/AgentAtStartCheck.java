@@ -122,6 +122,9 @@ final class AgentAtStartCheck {
                 assertThat(startup).contains("remote_fetch (expected before Kafka 3.5: no tiered storage (KIP-405)")
                     .contains("remote_copy (expected before Kafka 3.5");
             }
+            if (!version.isAtLeast(3, 6, 0)) {
+                assertThat(startup).contains("remote_read (expected before Kafka 3.6: no reads from the remote tier");
+            }
             if (!version.hasIndexRemapLock()) {
                 assertThat(startup).contains("index_remap_wait (expected outside Kafka 3.9.2..4.0.0, 4.0.2..4.1.0, 4.1.1..: no remap lock");
             }
