@@ -36,7 +36,9 @@ public final class Op {
     public static final int REMOTE_QUEUE_WAIT = 18;
     /** RemoteLogReader.call: a remote read on the remote-log-reader pool, its plugin calls and index loads inside. */
     public static final int REMOTE_READ = 19;
-    public static final int COUNT = 20;
+    /** RemoteIndexCache.createCacheEntry: a cache miss, and the load of the segment's indexes it makes. */
+    public static final int REMOTE_INDEX_LOAD = 20;
+    public static final int COUNT = 21;
 
     private Op() {
     }

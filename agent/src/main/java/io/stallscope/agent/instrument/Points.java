@@ -30,6 +30,7 @@ public final class Points {
             new RemoteCopyPoint(),
             new RemoteDeletePoint(),
             new RemoteQueueWaitPoint(),
-            new RemoteReadPoint()));
+            new RemoteReadPoint(),
+            new RemoteIndexLoadPoint()));
     }
 }

@@ -156,6 +156,19 @@ public final class KafkaTargets {
         .verify(KafkaTargets::hasFetchInfo)
         .build();
 
+    /**
+     * RemoteIndexCache.createCacheEntry(metadata), private, which the cache runs on a miss only (Caffeine's loader, in a
+     * lambda of getIndexEntry): the load of a remote segment's indexes. kafka-storage from 3.6; 3.5's is Scala
+     * (kafka.log.remote), with no remote read to use it.
+     */
+    public static final KafkaTarget REMOTE_INDEX_LOAD = KafkaTarget.named("remote.indexCache.load",
+            "RemoteIndexCache.createCacheEntry(RemoteLogSegmentMetadata)")
+        .in(STORAGE + "RemoteIndexCache")
+        .shape(named("createCacheEntry").and(not(isStatic())).and(takesArguments(1))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
+        .since("3.6", REMOTE_READ_ABSENT)
+        .build();
+
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
     public static final KafkaTarget FILE_CHANNEL_TRANSFER_TO = KafkaTarget.named("jdk.transferTo",
             "FileChannelImpl.transferTo(long,long,WritableByteChannel)")
@@ -439,7 +452,7 @@ public final class KafkaTargets {
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
             INDEX_REMAP_READ_LOCK, REMOTE_FETCH_SEGMENT, REMOTE_FETCH_INDEX, REMOTE_COPY, REMOTE_DELETE, REMOTE_READ_SUBMIT,
-            REMOTE_READ, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            REMOTE_READ, REMOTE_INDEX_LOAD, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 

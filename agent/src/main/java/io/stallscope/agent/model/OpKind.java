@@ -101,6 +101,13 @@ public enum OpKind {
     REMOTE_READ("remote_read", "RemoteRead", "Remote Read",
         "RemoteLogReader.call: a consumer's read from the remote tier on the remote-log-reader pool, with its index"
             + " lookups (RemoteIndexCache, remote_fetch_index on a miss) and the plugin's remote_fetch inside",
+        ThreadRole.OTHER),
+    REMOTE_INDEX_LOAD("remote_index_load", "RemoteIndexLoad", "Remote Index Load",
+        "RemoteIndexCache.createCacheEntry: a miss of the remote index cache, and its load of the segment's offset, time"
+            + " and transaction indexes (from the cache's own directory, else through the plugin's remote_fetch_index);"
+            + " its count is the cache's misses",
+        // other: the remote-log-reader pool; a request handler's ListOffsets by time (up to 3.9) gets its series when
+        // it first occurs there: the idle series' budget has no room for a pair that most brokers never see
         ThreadRole.OTHER);
 
     /** The JFR event types' common prefix, e.g. stallscope.RecordsAppend. */

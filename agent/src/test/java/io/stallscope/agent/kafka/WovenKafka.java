@@ -52,6 +52,7 @@ public final class WovenKafka implements AutoCloseable {
             urls.add(jars.resolve("kafka-storage-" + version + ".jar").toUri().toURL());
             urls.add(jars.resolve("kafka-server-common-" + version + ".jar").toUri().toURL());
             urls.add(codeSource(com.yammer.metrics.core.MetricsRegistry.class));
+            urls.add(codeSource(com.github.benmanes.caffeine.cache.Caffeine.class)); // RemoteIndexCache's
             Path api = jars.resolve("kafka-storage-api-" + version + ".jar");
             if (Files.isRegularFile(api)) {
                 urls.add(api.toUri().toURL());

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RemotePointsStartupLineTest {
     private static final String[] REMOTE_OPS = {"remote_fetch", "remote_fetch_index", "remote_copy", "remote_delete"};
-    private static final String[] READ_OPS = {"remote_queue_wait", "remote_read"};
+    private static final String[] READ_OPS = {"remote_queue_wait", "remote_read", "remote_index_load"};
 
     @ParameterizedTest
     @ValueSource(strings = {"2.8.2", "3.4.1"})
@@ -59,7 +59,8 @@ class RemotePointsStartupLineTest {
         String pkg = version.startsWith("3.") ? "kafka.log.remote." : "org.apache.kafka.server.log.remote.storage.";
         assertThat(line).contains("remote_queue_wait=" + pkg + "RemoteLogManager.asyncRead(")
             .contains("remote_read=" + pkg + "RemoteLogReader.call()Ljava/lang/Void;")
-            .doesNotContain("RemoteLogReader.call()Ljava/lang/Object;");
+            .doesNotContain("RemoteLogReader.call()Ljava/lang/Object;")
+            .contains("remote_index_load=org.apache.kafka.storage.internals.log.RemoteIndexCache.createCacheEntry(");
     }
 
     @ParameterizedTest

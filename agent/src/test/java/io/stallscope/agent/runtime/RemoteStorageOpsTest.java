@@ -117,6 +117,103 @@ class RemoteStorageOpsTest extends UsesHooks {
             .contains(" role=other topic=orders partition=3 ");
     }
 
+    /**
+     * Kafka's RemoteIndexCache (3.6+) over the same wrapper and plugin: a lookup in a segment not cached loads its
+     * indexes (a miss: remote_index_load, with the plugin's fetchIndex calls inside), a second lookup finds them (a
+     * hit: nothing timed), and both return what they return without the agent.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"3.6.2", "3.9.2", "4.1.2", "4.4.0"})
+    void aRemoteIndexCacheMissIsTimedAsItsLoad(String version, @TempDir Path tmp) throws Exception {
+        Path local = Files.createDirectories(tmp.resolve("log/orders-3"));
+        String cache = "org.apache.kafka.storage.internals.log.RemoteIndexCache";
+        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, remotePoints()),
+            cache, WovenKafka.weave(version, cache, visitorsOf(KafkaTargets.REMOTE_INDEX_LOAD)));
+        List<Object> stock;
+        try (WovenKafka kafka = WovenKafka.of(version, true, Map.of(), WovenKafka.storageTestJar(version))) {
+            stock = lookUpTwice(kafka, local, tmp.resolve("stock"));
+        }
+        OpSink recorder = RecorderSink.withLines(registry, "slow.threshold=0ms,slow.log.per.minute=1000", lines);
+        Hooks.install(recorder);
+        List<Object> withAgent;
+        try (WovenKafka kafka = WovenKafka.of(version, true, woven, WovenKafka.storageTestJar(version))) {
+            withAgent = lookUpTwice(kafka, local, tmp.resolve("agent"));
+        }
+        RecorderSink.drain(recorder);
+        lines.forEach(l -> System.out.println(version + ": " + l));
+
+        assertThat(withAgent).isEqualTo(stock);
+        String scrape = registry.scrape();
+        assertThat(scrape).contains("stallscope_op_seconds_count{op=\"remote_index_load\",role=\"other\"} 1");
+        assertThat(linesOf(READER)).filteredOn(l -> l.startsWith("slow op=remote_index_load ")).singleElement()
+            .asString().contains(" role=other topic=orders partition=3 path=remote:orders-3/00000000000000000100-");
+        // inside the load, on the same thread: the plugin's fetches of the offset, time and transaction indexes (none
+        // copied: LocalTieredStorage says it is not there, the cache makes an empty one), in the load's line
+        assertThat(scrape).contains("stallscope_op_seconds_count{op=\"remote_fetch_index\",role=\"other\"} 3")
+            .contains("stallscope_op_errors_total{op=\"remote_fetch_index\",role=\"other\"} 1.0");
+        assertThat(linesOf(READER)).singleElement().asString()
+            .containsPattern(" inner=remote_fetch_index:[0-9.]+ms,remote_fetch_index:[0-9.]+ms,remote_fetch_index:[0-9.]+ms$");
+    }
+
+    /** Copies a segment with empty (valid) indexes, then looks an offset up twice in a fresh RemoteIndexCache. */
+    private static List<Object> lookUpTwice(WovenKafka kafka, Path local, Path dir) throws Exception {
+        Files.write(local.resolve("00000000000000000100.log"), RECORDS);
+        Files.write(local.resolve("00000000000000000100.index"), new byte[0]);
+        Files.write(local.resolve("00000000000000000100.timeindex"), new byte[0]);
+        Files.write(local.resolve("00000000000000000100.snapshot"), bytes("producer snapshot"));
+        Path remoteDir = Files.createDirectories(dir.resolve("remote"));
+        Path cacheDir = Files.createDirectories(dir.resolve("cache"));
+        Class<?> rsmType = kafka.kafkaClass(PKG + "RemoteStorageManager");
+        Object plugin = kafka.kafkaClass(PKG + "LocalTieredStorage").getConstructor().newInstance();
+        Object rsm = kafka.kafkaClass(WRAPPER).getConstructor(rsmType, ClassLoader.class)
+            .newInstance(plugin, plugin.getClass().getClassLoader());
+        Map<String, Object> config = new HashMap<>();
+        config.put("dir", remoteDir.toString());
+        config.put("broker.id", 1);
+        config.put("node.id", 1);
+        call(rsm, "configure", new Class<?>[] {Map.class}, config);
+        Object topicId = kafka.kafkaClass("org.apache.kafka.common.Uuid").getMethod("randomUuid").invoke(null);
+        Object segment = metadata(kafka, topicId, 3, 100L);
+        Object data = kafka.kafkaClass(PKG + "LogSegmentData").getConstructor(Path.class, Path.class, Path.class,
+                Optional.class, Path.class, ByteBuffer.class)
+            .newInstance(local.resolve("00000000000000000100.log"), local.resolve("00000000000000000100.index"),
+                local.resolve("00000000000000000100.timeindex"), Optional.empty(),
+                local.resolve("00000000000000000100.snapshot"), ByteBuffer.wrap(bytes("0\n1\n0 100\n")));
+        Class<?> meta = kafka.kafkaClass(PKG + "RemoteLogSegmentMetadata");
+        call(rsm, "copyLogSegmentData", new Class<?>[] {meta, data.getClass()}, segment, data);
+
+        Class<?> cacheType = kafka.kafkaClass("org.apache.kafka.storage.internals.log.RemoteIndexCache");
+        Object cache = null;
+        for (Constructor<?> c : cacheType.getConstructors()) {
+            Class<?>[] p = c.getParameterTypes();
+            if (p.length == 2 && p[0] == rsmType) { // 3.6: (rsm, logDir)
+                cache = c.newInstance(rsm, cacheDir.toString());
+            } else if (p.length == 3 && p[0] == long.class && p[1] == rsmType) { // 3.7+: (maxBytes, rsm, logDir)
+                cache = c.newInstance(1L << 20, rsm, cacheDir.toString());
+            }
+        }
+        assertThat(cache).as("RemoteIndexCache's constructor").isNotNull();
+        Object theCache = cache;
+        Method lookup = cacheType.getMethod("lookupOffset", meta, long.class);
+        List<Object> results = new ArrayList<>();
+        results.add(onThread(READER, () -> lookup.invoke(theCache, segment, 105L)));
+        results.add(onThread(READER, () -> lookup.invoke(theCache, segment, 105L)));
+        cacheType.getMethod("close").invoke(cache);
+        call(rsm, "close", new Class<?>[0]);
+        return results;
+    }
+
+    private static AsmVisitorWrapper[] visitorsOf(KafkaTarget target) {
+        List<AsmVisitorWrapper> visitors = new ArrayList<>();
+        for (InstrumentationPoint p : Points.all()) {
+            if (p.target() == target) {
+                visitors.add(Advice.withCustomMapping().bind(OpId.class, p.op()).to(p.advice()).on(target.advisable()));
+            }
+        }
+        assertThat(visitors).hasSize(1);
+        return visitors.toArray(new AsmVisitorWrapper[0]);
+    }
+
     /** The four remote points' advice on their catalog entries, as the agent's transformer applies them. */
     private static AsmVisitorWrapper[] remotePoints() {
         List<AsmVisitorWrapper> visitors = new ArrayList<>();
