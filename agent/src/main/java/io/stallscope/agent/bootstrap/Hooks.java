@@ -28,6 +28,7 @@ public final class Hooks {
         if (previous != null) {
             previous.registry.empty();
         }
+        QueuedTasks.clear();
     }
 
     public static OpSink sink() {
@@ -98,6 +99,25 @@ public final class Hooks {
             lock.readLock().unlock();
         } finally {
             exit(op, start, subject, -1L, null);
+        }
+    }
+
+    /**
+     * An op this thread did not run but ended: a task's wait in its pool's queue, from {@code since} (another thread's
+     * nanoTime, when it queued the task) to now, when this thread takes the task up. Reported on this thread, as an op
+     * of its own (no enclosing op's inner time, nothing on the open stack); its duration is never negative.
+     */
+    public static void waited(int op, long since, Object subject) {
+        HookSession current = session;
+        if (current == null) {
+            return;
+        }
+        try {
+            long end = System.nanoTime();
+            long start = end - since < 0 ? end : since;
+            current.sink.record(op, start, end - start, subject, -1L, null, current.state());
+        } catch (Throwable t) {
+            current.failed(op, t);
         }
     }
 

@@ -24,7 +24,21 @@ public final class Op {
     public static final int INDEX_LOOKUP = 12;
     /** A lookup's wait for its index's remap lock while a resize or close holds it (Kafka 3.9.2, 4.0.2, 4.1.1+). */
     public static final int INDEX_REMAP_WAIT = 13;
-    public static final int COUNT = 14;
+    /** RemoteStorageManager.fetchLogSegment, either overload, through Kafka's ClassLoaderAwareRemoteStorageManager. */
+    public static final int REMOTE_FETCH = 14;
+    /** RemoteStorageManager.fetchIndex (offset, time, transaction index, producer snapshot, leader epochs). */
+    public static final int REMOTE_FETCH_INDEX = 15;
+    /** RemoteStorageManager.copyLogSegmentData: a rolled segment and its indexes copied to the remote tier. */
+    public static final int REMOTE_COPY = 16;
+    /** RemoteStorageManager.deleteLogSegmentData. */
+    public static final int REMOTE_DELETE = 17;
+    /** A remote read's wait in the remote-log-reader pool's queue, from RemoteLogManager.asyncRead to the read's start. */
+    public static final int REMOTE_QUEUE_WAIT = 18;
+    /** RemoteLogReader.call: a remote read on the remote-log-reader pool, its plugin calls and index loads inside. */
+    public static final int REMOTE_READ = 19;
+    /** RemoteIndexCache.createCacheEntry: a cache miss, and the load of the segment's indexes it makes. */
+    public static final int REMOTE_INDEX_LOAD = 20;
+    public static final int COUNT = 21;
 
     private Op() {
     }

@@ -24,6 +24,13 @@ public final class Points {
             new TlsTransferPoint(),
             new LogAppendPoint(),
             new IndexLookupPoint(),
-            new IndexRemapWaitPoint()));
+            new IndexRemapWaitPoint(),
+            new RemoteFetchPoint(),
+            new RemoteFetchIndexPoint(),
+            new RemoteCopyPoint(),
+            new RemoteDeletePoint(),
+            new RemoteQueueWaitPoint(),
+            new RemoteReadPoint(),
+            new RemoteIndexLoadPoint()));
     }
 }

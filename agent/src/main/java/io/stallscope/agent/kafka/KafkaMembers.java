@@ -26,6 +26,25 @@ public final class KafkaMembers {
     public static final String FILE_RECORDS_START = "start";
 
     /**
+     * Tiered storage: RemoteLogSegmentMetadata (kafka-storage-api, 3.5+), the subject of the plugin's calls, by class
+     * name (the agent never loads Kafka's classes itself); its remoteLogSegmentId() (id(), a Uuid), topicIdPartition()
+     * (topic(), partition()) and startOffset(), all public in every version that has it.
+     */
+    public static final String REMOTE_SEGMENT_METADATA = "org.apache.kafka.server.log.remote.storage.RemoteLogSegmentMetadata";
+    public static final String REMOTE_SEGMENT_ID = "remoteLogSegmentId";
+    public static final String REMOTE_SEGMENT_ID_ID = "id";
+    public static final String REMOTE_TOPIC_ID_PARTITION = "topicIdPartition";
+    public static final String REMOTE_TOPIC = "topic";
+    public static final String REMOTE_PARTITION = "partition";
+    public static final String REMOTE_START_OFFSET = "startOffset";
+    /**
+     * RemoteStorageFetchInfo (kafka-storage, 3.6+), a remote read's subject: its public field topicPartition up to 4.1,
+     * a record with topicIdPartition() from 4.2; either has topic() and partition().
+     */
+    public static final String REMOTE_FETCH_INFO = "org.apache.kafka.storage.internals.log.RemoteStorageFetchInfo";
+    public static final String REMOTE_FETCH_INFO_PARTITION = "topicPartition";
+
+    /**
      * How an op's subject leads to its file, tried in this order on each class: FileRecords.file(),
      * AbstractIndex.file(), the JDK's FileChannelImpl.path, UnifiedLog.dir(), ProducerStateManager.logDir() (and
      * _logDir in Scala), LogSegment.log().

@@ -37,6 +37,10 @@ public final class KafkaTargets {
     private static final String NETWORK = "org.apache.kafka.common.network.";
     /** Scala server code, kafka_2.13 (ReplicaManager is Scala up to 4.4). */
     private static final String SERVER = "kafka.server.";
+    /** Tiered storage (KIP-405), kafka-storage; its plugin API (RemoteStorageManager, the metadata) is kafka-storage-api. */
+    private static final String REMOTE_STORAGE = "org.apache.kafka.server.log.remote.storage.";
+    private static final String REMOTE_ABSENT = "no tiered storage (KIP-405), no remote-storage plugin to call";
+    private static final String REMOTE_READ_ABSENT = "no reads from the remote tier (RemoteLogReader came in 3.6)";
 
     // ---- timing points ----
 
@@ -85,6 +89,84 @@ public final class KafkaTargets {
         .inRanges("no remap lock (KAFKA-19390 came in 3.9.2, 4.0.2 and 4.1.1): lookups wait for no unmap",
             "3.9.2", "4.0.0", "4.0.2", "4.1.0", "4.1.1", null)
         .verify(KafkaTargets::hasRemapLock)
+        .build();
+
+    /**
+     * The tiered-storage plugin's calls, through the wrapper Kafka puts around every plugin: the plugin's own class is
+     * the operator's choice, ClassLoaderAwareRemoteStorageManager is Kafka's (kafka-storage, from 3.5; each method
+     * sets the plugin's context class loader and calls the delegate in a lambda, which is not matched). Both
+     * fetchLogSegment overloads, (metadata, start) and (metadata, start, end): neither calls the other.
+     */
+    public static final KafkaTarget REMOTE_FETCH_SEGMENT = KafkaTarget.named("remote.fetchLogSegment",
+            "RemoteStorageManager.fetchLogSegment(RemoteLogSegmentMetadata,int[,int])")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("fetchLogSegment").and(not(isStatic())).and(takesArguments(2).or(takesArguments(3)))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))).and(takesArgument(1, int.class)))
+        .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    /** fetchIndex(metadata, IndexType): one index of a remote segment, for RemoteIndexCache or a follower's state. */
+    public static final KafkaTarget REMOTE_FETCH_INDEX = KafkaTarget.named("remote.fetchIndex",
+            "RemoteStorageManager.fetchIndex(RemoteLogSegmentMetadata,IndexType)")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("fetchIndex").and(not(isStatic())).and(takesArguments(2))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata")))
+            .and(takesArgument(1, nameEndsWith("RemoteStorageManager$IndexType"))))
+        .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    /** copyLogSegmentData(metadata, LogSegmentData): returns void in 3.5, Optional<CustomMetadata> from 3.6. */
+    public static final KafkaTarget REMOTE_COPY = KafkaTarget.named("remote.copyLogSegmentData",
+            "RemoteStorageManager.copyLogSegmentData(RemoteLogSegmentMetadata,LogSegmentData)")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("copyLogSegmentData").and(not(isStatic())).and(takesArguments(2))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
+        .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    public static final KafkaTarget REMOTE_DELETE = KafkaTarget.named("remote.deleteLogSegmentData",
+            "RemoteStorageManager.deleteLogSegmentData(RemoteLogSegmentMetadata)")
+        .in(REMOTE_STORAGE + "ClassLoaderAwareRemoteStorageManager")
+        .shape(named("deleteLogSegmentData").and(not(isStatic())).and(takesArguments(1))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
+        .since("3.5", REMOTE_ABSENT)
+        .build();
+
+    /**
+     * Where a fetch's handler hands a read from the remote tier to the remote-log-reader pool (a RemoteLogReader made
+     * with this fetchInfo, submitted): the start of the read's queue wait. RemoteLogManager in kafka_2.13
+     * (kafka.log.remote) up to 4.0, in kafka-storage from 4.1. 3.5 has a RemoteLogManager but no remote read.
+     */
+    public static final KafkaTarget REMOTE_READ_SUBMIT = KafkaTarget.named("remote.asyncRead",
+            "RemoteLogManager.asyncRead(RemoteStorageFetchInfo,Consumer)")
+        .in(LOG + "remote.RemoteLogManager", REMOTE_STORAGE + "RemoteLogManager")
+        .shape(named("asyncRead").and(not(isStatic())).and(takesArguments(2))
+            .and(takesArgument(0, nameEndsWith(".RemoteStorageFetchInfo"))))
+        .since("3.6", REMOTE_READ_ABSENT)
+        .build();
+
+    /**
+     * RemoteLogReader.call(), the remote read on the remote-log-reader pool: the end of its queue wait and the read
+     * itself. kafka.log.remote up to 4.0, kafka-storage from 4.1; its bridge call()Object is not matched.
+     */
+    public static final KafkaTarget REMOTE_READ = KafkaTarget.named("remote.reader.call", "RemoteLogReader.call()")
+        .in(LOG + "remote.RemoteLogReader", REMOTE_STORAGE + "RemoteLogReader")
+        .shape(named("call").and(not(isStatic())).and(takesNoArguments()).and(returns(Void.class)))
+        .since("3.6", REMOTE_READ_ABSENT)
+        .verify(KafkaTargets::hasFetchInfo)
+        .build();
+
+    /**
+     * RemoteIndexCache.createCacheEntry(metadata), private, which the cache runs on a miss only (Caffeine's loader, in a
+     * lambda of getIndexEntry): the load of a remote segment's indexes. kafka-storage from 3.6; 3.5's is Scala
+     * (kafka.log.remote), with no remote read to use it.
+     */
+    public static final KafkaTarget REMOTE_INDEX_LOAD = KafkaTarget.named("remote.indexCache.load",
+            "RemoteIndexCache.createCacheEntry(RemoteLogSegmentMetadata)")
+        .in(STORAGE + "RemoteIndexCache")
+        .shape(named("createCacheEntry").and(not(isStatic())).and(takesArguments(1))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
+        .since("3.6", REMOTE_READ_ABSENT)
         .build();
 
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
@@ -369,7 +451,8 @@ public final class KafkaTargets {
         return Collections.unmodifiableList(Arrays.asList(
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
-            INDEX_REMAP_READ_LOCK, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            INDEX_REMAP_READ_LOCK, REMOTE_FETCH_SEGMENT, REMOTE_FETCH_INDEX, REMOTE_COPY, REMOTE_DELETE, REMOTE_READ_SUBMIT,
+            REMOTE_READ, REMOTE_INDEX_LOAD, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 
@@ -384,6 +467,16 @@ public final class KafkaTargets {
     private static String hasRemapLock(TypeDescription type) {
         return declaresField(type, "remapLock", java.util.concurrent.locks.ReentrantReadWriteLock.class) ? null
             : type.getName() + " has no ReentrantReadWriteLock field 'remapLock'";
+    }
+
+    /** The remote-read advice reads RemoteLogReader's fetchInfo field, the object asyncRead was handed. */
+    private static String hasFetchInfo(TypeDescription type) {
+        for (FieldDescription.InDefinedShape field : type.getDeclaredFields()) {
+            if (field.getName().equals("fetchInfo") && field.getType().asErasure().getName().endsWith(".RemoteStorageFetchInfo")) {
+                return null;
+            }
+        }
+        return type.getName() + " has no RemoteStorageFetchInfo field 'fetchInfo'";
     }
 
     /** The transferTo advice reads FileChannelImpl's path field. */

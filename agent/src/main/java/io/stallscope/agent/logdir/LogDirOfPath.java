@@ -1,6 +1,7 @@
 package io.stallscope.agent.logdir;
 
 import io.stallscope.agent.model.LogPaths;
+import io.stallscope.agent.model.RemotePaths;
 
 import java.util.regex.Pattern;
 
@@ -17,8 +18,8 @@ public final class LogDirOfPath {
     }
 
     public static String logDir(String path) {
-        if (path == null || path.isEmpty()) {
-            return null;
+        if (path == null || path.isEmpty() || RemotePaths.isRemotePath(path)) {
+            return null; // a remote segment's, in no log dir
         }
         String p = trimSlashes(path);
         String partitionDir = PARTITION_FILE.matcher(lastPart(p)).matches() ? parent(p) : p;

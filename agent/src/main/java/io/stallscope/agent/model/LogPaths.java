@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
  * Reads the topic-partition from a path inside a Kafka log directory. A partition's directory is
  * "{topic}-{partition}", with a suffix while it is being deleted ("{topic}-{p}.{uuid}-delete"),
  * moved between disks ("-future") or found stray ("-stray"); its files are segments
- * (000...123.log, .index, .timeindex, .txnindex, .snapshot, also with .deleted/.cleaned/.swap).
+ * (000...123.log, .index, .timeindex, .txnindex, .snapshot, also with .deleted/.cleaned/.swap). A remote op's path
+ * ({@link RemotePaths}) names its topic-partition the same way.
  */
 public final class LogPaths {
     private static final Pattern PARTITION_DIR =
@@ -23,6 +24,9 @@ public final class LogPaths {
         if (path == null || path.isEmpty()) {
             return null;
         }
+        if (RemotePaths.isRemotePath(path)) {
+            return RemotePaths.topicPartition(path);
+        }
         String p = path;
         while (p.length() > 1 && (p.endsWith("/") || p.endsWith("\\"))) {
             p = p.substring(0, p.length() - 1);
@@ -34,6 +38,11 @@ public final class LogPaths {
             String parent = p.substring(0, Math.max(0, p.length() - last.length() - 1));
             dir = lastPart(parent);
         }
+        return partitionDir(dir);
+    }
+
+    /** The topic-partition a partition directory's name gives, or null. */
+    static TopicPartition partitionDir(String dir) {
         Matcher m = PARTITION_DIR.matcher(dir);
         if (!m.matches()) {
             return null;

@@ -71,7 +71,44 @@ public enum OpKind {
         "AbstractIndex.inRemapReadLock: a lookup's wait for the index's remap lock while a resize (a roll's trim) or a"
             + " close holds it to unmap (KAFKA-19390; Kafka 3.9.2, 4.0.2, 4.1.1 and later); timed only when it waits",
         // the lookups of fetches and ListOffsets, on handlers
-        ThreadRole.REQUEST_HANDLER);
+        ThreadRole.REQUEST_HANDLER),
+    REMOTE_FETCH("remote_fetch", "RemoteFetch", "Remote Fetch",
+        "RemoteStorageManager.fetchLogSegment: the tiered-storage plugin opens a remote segment's records for a read"
+            + " (the stream it returns is read after the call, inside remote reads)",
+        // other: the remote-log-reader pool's threads (consumer fetches from the remote tier); request handlers: a
+        // ListOffsets by timestamp in the remote tier, synchronous up to 3.9 (KAFKA-15859, asynchronous from 4.0)
+        ThreadRole.OTHER, ThreadRole.REQUEST_HANDLER),
+    REMOTE_FETCH_INDEX("remote_fetch_index", "RemoteFetchIndex", "Remote Fetch Index",
+        "RemoteStorageManager.fetchIndex: the tiered-storage plugin fetches one index of a remote segment (the path"
+            + " ends in the index type: .index, .timeindex, .txnindex, .snapshot, .leader-epoch-checkpoint)",
+        // other: the remote-log-reader pool, filling RemoteIndexCache; request handlers: a ListOffsets by timestamp
+        // up to 3.9; replica fetchers: a follower building its state from the remote tier (leader epochs, snapshot)
+        ThreadRole.OTHER, ThreadRole.REQUEST_HANDLER, ThreadRole.REPLICA_FETCHER),
+    REMOTE_COPY("remote_copy", "RemoteCopy", "Remote Copy",
+        "RemoteStorageManager.copyLogSegmentData: the tiered-storage plugin copies a rolled segment and its indexes to"
+            + " the remote tier",
+        // other: the remote log manager's copy threads (kafka-rlm-thread-pool, kafka-rlm-copy-thread-pool from 3.9)
+        ThreadRole.OTHER),
+    REMOTE_DELETE("remote_delete", "RemoteDelete", "Remote Delete",
+        "RemoteStorageManager.deleteLogSegmentData: the tiered-storage plugin deletes a remote segment",
+        // other: the remote log manager's expiration threads, and the deletion of a topic
+        ThreadRole.OTHER),
+    REMOTE_QUEUE_WAIT("remote_queue_wait", "RemoteQueueWait", "Remote Queue Wait",
+        "A remote read's wait in the remote-log-reader pool's queue, from RemoteLogManager.asyncRead (a fetch's handler"
+            + " hands it over) to the read's start on a pool thread; reported with remote_read, on the pool's thread",
+        // other: reported by the remote-log-reader thread that takes the read up
+        ThreadRole.OTHER),
+    REMOTE_READ("remote_read", "RemoteRead", "Remote Read",
+        "RemoteLogReader.call: a consumer's read from the remote tier on the remote-log-reader pool, with its index"
+            + " lookups (RemoteIndexCache, remote_fetch_index on a miss) and the plugin's remote_fetch inside",
+        ThreadRole.OTHER),
+    REMOTE_INDEX_LOAD("remote_index_load", "RemoteIndexLoad", "Remote Index Load",
+        "RemoteIndexCache.createCacheEntry: a miss of the remote index cache, and its load of the segment's offset, time"
+            + " and transaction indexes (from the cache's own directory, else through the plugin's remote_fetch_index);"
+            + " its count is the cache's misses",
+        // other: the remote-log-reader pool; a request handler's ListOffsets by time (up to 3.9) gets its series when
+        // it first occurs there: the idle series' budget has no room for a pair that most brokers never see
+        ThreadRole.OTHER);
 
     /** The JFR event types' common prefix, e.g. stallscope.RecordsAppend. */
     public static final String EVENT_PREFIX = "stallscope.";

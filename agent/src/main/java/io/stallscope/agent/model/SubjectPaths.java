@@ -11,7 +11,8 @@ import java.nio.file.Path;
 /**
  * Finds the file behind what an op worked on: a File or Path as such, a FileChannelImpl by its
  * {@code path} field, and Kafka's objects by their accessors (FileRecords.file(), LogSegment.log(),
- * AbstractIndex.file(), UnifiedLog.dir(), ProducerStateManager.logDir()). Only called when a report
+ * AbstractIndex.file(), UnifiedLog.dir(), ProducerStateManager.logDir()), and a remote segment's metadata by
+ * {@link RemotePaths}. Only called when a report
  * needs the partition (a slow op, a JFR event, topic labels), never on every call.
  * The accessor found per class is cached.
  */
@@ -31,6 +32,9 @@ public final class SubjectPaths {
 
     /** Returns the path, or null when none can be found. Never throws. */
     public static String pathOf(Object subject) {
+        if (RemotePaths.isRemote(subject)) {
+            return RemotePaths.pathOf(subject);
+        }
         Object current = subject;
         for (int depth = 0; depth <= MAX_DEPTH && current != null; depth++) {
             if (current instanceof String) {

@@ -20,7 +20,8 @@ import java.util.Set;
  */
 final class BootstrapInjector {
     private static final String PACKAGE = "io.stallscope.agent.bootstrap.";
-    private static final String[] CLASSES = {"Op", "OpSink", "OpTrace", "ThreadState", "ThreadRegistry", "HookSession", "Hooks"};
+    private static final String[] CLASSES = {"Op", "OpSink", "OpTrace", "ThreadState", "ThreadRegistry", "HookSession", "Hooks",
+        "SubjectWith", "QueuedTasks"};
 
     private BootstrapInjector() {
     }

@@ -10,6 +10,7 @@ import net.bytebuddy.pool.TypePool;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,15 @@ public final class WovenKafka implements AutoCloseable {
      * AbstractIndex's remap lock), of this version; {@code woven}: class name to class file, defined from those bytes.
      */
     public static WovenKafka of(String version, boolean storage, Map<String, byte[]> woven) throws IOException {
+        return of(version, storage, woven, new Path[0]);
+    }
+
+    /**
+     * As {@link #of(String, boolean, Map)}, with kafka-storage-api where the build fetched it (3.5+: the tiered-storage
+     * plugin's interface) and these jars after Kafka's (a test jar: LocalTieredStorage).
+     */
+    public static WovenKafka of(String version, boolean storage, Map<String, byte[]> woven, Path... more)
+        throws IOException {
         Path jars = KafkaJars.root().resolve(version);
         List<URL> urls = new ArrayList<>();
         urls.add(jars.resolve("kafka-clients-" + version + ".jar").toUri().toURL());
@@ -42,19 +52,41 @@ public final class WovenKafka implements AutoCloseable {
             urls.add(jars.resolve("kafka-storage-" + version + ".jar").toUri().toURL());
             urls.add(jars.resolve("kafka-server-common-" + version + ".jar").toUri().toURL());
             urls.add(codeSource(com.yammer.metrics.core.MetricsRegistry.class));
+            urls.add(codeSource(com.github.benmanes.caffeine.cache.Caffeine.class)); // RemoteIndexCache's
+            Path api = jars.resolve("kafka-storage-api-" + version + ".jar");
+            if (Files.isRegularFile(api)) {
+                urls.add(api.toUri().toURL());
+            }
+        }
+        for (Path jar : more) {
+            urls.add(jar.toUri().toURL());
         }
         return new WovenKafka(urls.toArray(new URL[0]), woven);
     }
 
+    /** The version's kafka-storage test jar (LocalTieredStorage), as the build copied it into target/kafka-test-jars. */
+    public static Path storageTestJar(String version) throws IOException {
+        Path dir = java.nio.file.Paths.get(System.getProperty("stallscope.kafka.test.jars", "target/kafka-test-jars"))
+            .resolve(version);
+        try (java.util.stream.Stream<Path> jars = Files.list(dir)) {
+            return jars.filter(p -> p.getFileName().toString().startsWith("kafka-storage-" + version + "-test"))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no kafka-storage test jar of " + version
+                    + " in " + dir + ": add it to the agent's pom (kafka-test-jars)"));
+        }
+    }
+
     /**
-     * The version's class (from kafka-storage, server-common or kafka-clients) with these visitors, as the agent's
+     * The version's class (from kafka-storage, server-common, kafka-clients or kafka-storage-api) with these visitors, as the agent's
      * transformer weaves it.
      */
     public static byte[] weave(String version, String className, AsmVisitorWrapper... visitors) throws IOException {
         Path jars = KafkaJars.root().resolve(version);
         List<ClassFileLocator> locators = new ArrayList<>();
-        for (String jar : new String[] {"kafka-storage", "kafka-server-common", "kafka-clients"}) {
-            locators.add(ClassFileLocator.ForJarFile.of(jars.resolve(jar + "-" + version + ".jar").toFile()));
+        for (String jar : new String[] {"kafka-storage", "kafka-server-common", "kafka-clients", "kafka-storage-api"}) {
+            Path file = jars.resolve(jar + "-" + version + ".jar");
+            if (Files.isRegularFile(file)) {
+                locators.add(ClassFileLocator.ForJarFile.of(file.toFile()));
+            }
         }
         locators.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());
         locators.add(ClassFileLocator.ForClassLoader.of(WovenKafka.class.getClassLoader()));

@@ -35,6 +35,8 @@ class LogDirLearningTest {
         assertThat(LogDirOfPath.logDir("/dev/null")).isNull();
         assertThat(LogDirOfPath.logDir(null)).isNull();
         assertThat(LogDirOfPath.logDir("orders-7")).isNull();
+        // a remote (tiered-storage) segment's path is in no log dir
+        assertThat(LogDirOfPath.logDir("remote:orders-7/00000000000000001234-jeO6csgKSyeJVFDQoQOpow.log")).isNull();
     }
 
     @Test

@@ -22,6 +22,8 @@ class LogPathsTest {
         "/data/orders-3.3b2c0d1e4f5a6b7c8d9e0f1a2b3c4d5e-delete/00000000000000000000.log | orders | 3",
         "/data/orders-3.3b2c0d1e4f5a6b7c8d9e0f1a2b3c4d5e-future                | orders    | 3",
         "/data/orders-3/leader-epoch-checkpoint                                | orders    | 3",
+        "remote:orders-3/00000000000000000100-jeO6csgKSyeJVFDQoQOpow.log        | orders    | 3",
+        "remote:my-topic-12/00000000000000000100-jeO6csgKSyeJVFDQoQOpow.timeindex | my-topic | 12",
     })
     void readsTopicAndPartition(String path, String topic, int partition) {
         assertThat(LogPaths.topicPartition(path)).isEqualTo(new TopicPartition(topic, partition));

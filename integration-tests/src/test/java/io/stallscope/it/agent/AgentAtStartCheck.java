@@ -60,7 +60,8 @@ final class AgentAtStartCheck {
         if (v.isAtLeast(3, 7, 0)) {
             ops.put("snapshot_flush", "scheduler"); // KAFKA-15046 moved the snapshot fsync to the flush-log job
         }
-        // index_remap_wait is not expected: it is timed only when a lookup waits behind a resize
+        // index_remap_wait is not expected: it is timed only when a lookup waits behind a resize; the remote_* ops
+        // only on a topic with tiered storage
         return ops;
     }
 
@@ -116,6 +117,13 @@ final class AgentAtStartCheck {
                 .contains("prometheus on http://127.0.0.1:" + port + "/metrics");
             if (!version.isAtLeast(3, 7, 0)) {
                 assertThat(startup).contains("snapshot_flush (expected before Kafka 3.7");
+            }
+            if (!version.isAtLeast(3, 5, 0)) {
+                assertThat(startup).contains("remote_fetch (expected before Kafka 3.5: no tiered storage (KIP-405)")
+                    .contains("remote_copy (expected before Kafka 3.5");
+            }
+            if (!version.isAtLeast(3, 6, 0)) {
+                assertThat(startup).contains("remote_read (expected before Kafka 3.6: no reads from the remote tier");
             }
             if (!version.hasIndexRemapLock()) {
                 assertThat(startup).contains("index_remap_wait (expected outside Kafka 3.9.2..4.0.0, 4.0.2..4.1.0, 4.1.1..: no remap lock");

@@ -1,6 +1,7 @@
 package io.stallscope.agent.report.blame;
 
 import io.stallscope.agent.model.LogPaths;
+import io.stallscope.agent.model.RemotePaths;
 
 import java.util.regex.Pattern;
 
@@ -26,8 +27,8 @@ final class OpPlace {
 
     /** The place of a path, or null when it is in no partition directory. */
     static OpPlace of(String path) {
-        if (path == null || path.isEmpty()) {
-            return null;
+        if (path == null || path.isEmpty() || RemotePaths.isRemotePath(path)) {
+            return null; // a remote op's: on no local file, log or device
         }
         String p = path;
         while (p.length() > 1 && p.endsWith("/")) {

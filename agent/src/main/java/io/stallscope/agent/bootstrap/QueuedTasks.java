@@ -1,0 +1,62 @@
+package io.stallscope.agent.bootstrap;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * When each queued task was handed to its pool, by the task's own object (by identity: Kafka's RemoteStorageFetchInfo
+ * is a record from 4.2, equal to another read's of the same partition and offset), until a pool thread takes it up. A
+ * task that never runs (the pool rejected it, the broker stopped) stays until the table is full, then the table is
+ * emptied: waits are lost, never memory. On the bootstrap class path with the hooks: keep it free of dependencies.
+ */
+public final class QueuedTasks {
+    /** Far more than a remote-log-reader pool queues (its queue is bounded by the fetches in flight). */
+    static final int MAX = 10_000;
+    private static final Map<Object, Long> SUBMITTED = new IdentityHashMap<>();
+
+    private QueuedTasks() {
+    }
+
+    /** A task is queued now; nothing is kept while no sink is installed. */
+    public static void submitted(Object task) {
+        if (task == null || Hooks.sink() == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        synchronized (SUBMITTED) {
+            if (SUBMITTED.size() >= MAX) {
+                SUBMITTED.clear();
+            }
+            SUBMITTED.put(task, now);
+        }
+    }
+
+    /**
+     * A pool thread starts the task: its wait in the queue, from its submission to now, is recorded as {@code op}
+     * (nothing when its submission was not seen: before an attach, or no sink).
+     */
+    public static void started(int op, Object task) {
+        if (task == null) {
+            return;
+        }
+        Long since;
+        synchronized (SUBMITTED) {
+            since = SUBMITTED.remove(task);
+        }
+        if (since != null) {
+            Hooks.waited(op, since, task);
+        }
+    }
+
+    static void clear() {
+        synchronized (SUBMITTED) {
+            SUBMITTED.clear();
+        }
+    }
+
+    static int size() {
+        synchronized (SUBMITTED) {
+            return SUBMITTED.size();
+        }
+    }
+}
