@@ -151,6 +151,28 @@ public final class KafkaClasspath {
     }
 
     /**
+     * One artifact's jar, without its dependencies, from the local repository or Maven Central, e.g.
+     * {@code org.apache.kafka:kafka-storage:jar:test:3.9.2} (a test jar, for a plugin that ships in one).
+     */
+    public static Path jar(String coords) {
+        RepositorySystem system = new RepositorySystemSupplier().get();
+        try {
+            DefaultRepositorySystemSession session = MavenRepositorySystemUtils.newSession();
+            session.setSystemProperties(System.getProperties());
+            session.setLocalRepositoryManager(system.newLocalRepositoryManager(session,
+                    new LocalRepository(localRepository().toFile())));
+            org.eclipse.aether.resolution.ArtifactRequest request = new org.eclipse.aether.resolution.ArtifactRequest(
+                    new DefaultArtifact(coords), List.of(new RemoteRepository.Builder("central", "default", CENTRAL).build()), null);
+            return system.resolveArtifact(session, request).getArtifact().getFile().toPath().toAbsolutePath();
+        } catch (org.eclipse.aether.resolution.ArtifactResolutionException e) {
+            throw new IllegalStateException("Cannot resolve " + coords + " from " + CENTRAL + " (local repository "
+                    + localRepository() + "): " + e.getMessage(), e);
+        } finally {
+            system.shutdown();
+        }
+    }
+
+    /**
      * The published poms of 2.8 - 3.x bring log4j 1.x / reload4j and its slf4j binding; 4.x brings
      * only log4j-api, so add log4j-core and the binding that matches its slf4j-api (1.7 or 2.x).
      */

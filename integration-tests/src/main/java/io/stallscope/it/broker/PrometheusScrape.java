@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 public final class PrometheusScrape {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
-    private static final String OP_SECONDS = "stallscope_op_seconds";
+    public static final String OP_SECONDS = "stallscope_op_seconds";
 
     /** One sample line: metric name, labels in their order, value. */
     public record Series(String name, Map<String, String> labels, double value) {

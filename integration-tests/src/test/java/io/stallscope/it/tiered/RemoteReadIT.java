@@ -1,0 +1,99 @@
+package io.stallscope.it.tiered;
+
+import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.broker.FreePorts;
+import io.stallscope.it.broker.KafkaBroker;
+import io.stallscope.it.broker.KafkaClients;
+import io.stallscope.it.broker.KafkaVersion;
+import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.LocalTieredStorage;
+import io.stallscope.it.broker.HarnessDirs;
+import io.stallscope.it.broker.PrometheusScrape;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The agent on a broker with tiered storage (issue 55): Kafka 3.9.2 with its own LocalTieredStorage as the remote
+ * tier, in a directory on the build's disk (target/), no throttle. Segments are copied to the remote tier and deleted
+ * locally, then a consumer reads the topic from offset 0, so its first fetches go to remote storage: the agent times
+ * the copies, the reads' queue waits and runs, the plugin's fetches and the remote index cache's loads, each with its
+ * partition (every one a slow line here, threshold 0) on the thread role that ran it.
+ */
+class RemoteReadIT {
+    private static final String TOPIC = "tiered";
+    private static final int RECORDS = 12_000;
+    private static final List<String> REMOTE_OPS = List.of("remote_copy", "remote_delete", "remote_queue_wait",
+        "remote_read", "remote_fetch", "remote_fetch_index", "remote_index_load");
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void aConsumerFromOffsetZeroReadsTheRemoteTier() throws Exception {
+        KafkaVersion version = KafkaVersion.of("3.9.2");
+        Path remote = HarnessDirs.target().resolve("tiered").resolve("remote-" + ProcessHandle.current().pid());
+        HarnessDirs.deleteQuietly(remote);
+        Files.createDirectories(remote);
+        int port = FreePorts.next();
+        BrokerSpec spec = BrokerSpec.builder(version).name("tiered")
+            .serverProperties(LocalTieredStorage.serverProperties(version, remote))
+            .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port + "," + REMOTE_OPS.stream()
+                .map(op -> "slow.threshold." + op + "=0").collect(Collectors.joining(",")) + ",slow.log.per.minute=100000")
+            .build();
+        try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
+            broker.start();
+            KafkaClients.createTopic(broker, TOPIC, 2, LocalTieredStorage.topicConfigs());
+            KafkaClients.produce(broker, TOPIC, RECORDS, 1024);
+            Path local = broker.dataDir().resolve(TOPIC + "-0");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!firstSegmentGone(local) && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+            }
+            assertThat(firstSegmentGone(local)).as("the first segment of %s copied and deleted locally", local).isTrue();
+            assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofMinutes(2))).isEqualTo(RECORDS);
+
+            PrometheusScrape scrape = PrometheusScrape.scrape(port);
+            List<String> lines = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
+                .filter(l -> l.contains("slow op=remote_")).toList();
+            for (String op : REMOTE_OPS) {
+                double count = scrape.sum(PrometheusScrape.OP_SECONDS + "_count", Map.of("op", op));
+                System.out.printf("%s: %.0f, on %s%n", op, count, scrape.series(PrometheusScrape.OP_SECONDS + "_count")
+                    .stream().filter(x -> op.equals(x.labels().get("op")) && x.value() > 0).map(x -> x.labels().get("role"))
+                    .toList());
+                if (op.equals("remote_delete")) {
+                    continue; // nothing expires from the remote tier in this run
+                }
+                assertThat(count).as("%s timed", op).isPositive();
+                for (int partition = 0; partition < 2; partition++) {
+                    String where = " topic=" + TOPIC + " partition=" + partition + " ";
+                    // an op inside a remote read (the plugin's fetches, the index cache's load) is named in the
+                    // read's line, as every nested op is (one line a stall)
+                    assertThat(lines).as("a slow line of %s, or of a remote read naming it, on partition %d", op, partition)
+                        .anyMatch(l -> l.contains(where) && (l.contains("slow op=" + op + " ")
+                            || l.contains("slow op=remote_read ") && l.matches(".* inner=(.*,)?" + op + ":.*")));
+                }
+            }
+            lines.stream().filter(l -> l.contains("slow op=remote_read ")).limit(2).forEach(l -> System.out.println("  " + l));
+        } finally {
+            HarnessDirs.deleteQuietly(remote);
+        }
+    }
+
+    private static boolean firstSegmentGone(Path partitionDir) throws IOException {
+        try (Stream<Path> files = Files.list(partitionDir)) {
+            return files.noneMatch(f -> f.getFileName().toString().equals("00000000000000000000.log"));
+        }
+    }
+}
