@@ -43,7 +43,8 @@ public final class ReferenceTables {
             "op, role, behind_op, behind_role, scope",
             "with a pairing only: time a slow op ran alongside the other thread's op it most likely waited behind, "
                 + "on the same `file`, `log` (partition directory) or `device` (log dir or its device, and only an "
-                + "fsync or a read that did not wait as the slow op did); the slow-op line names it. No series until an op pairs"},
+                + "fsync or a read that did not wait as the slow op did), or, for a remote read's queue wait, a remote read "
+                + "holding the same `pool`; the slow-op line names it. No series until an op pairs"},
         new String[] {"stallscope_flush_noop_total", "counter", "op, role",
             "segment flushes with nothing new since the segment's last flush (KAFKA-132)"},
         new String[] {"stallscope_advice_errors_total", "counter", "op",

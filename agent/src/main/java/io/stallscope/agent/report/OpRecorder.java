@@ -127,7 +127,7 @@ public final class OpRecorder implements OpSink {
         }
         // blame only what will be told: a line within the budget, or a JFR event
         Overlapping overlapping = slow && (line != null || event != null)
-            ? blame.copy(state, path, startNanos, startNanos + durationNanos) : null;
+            ? blame.copy(state, op, path, startNanos, startNanos + durationNanos) : null;
         Culprit culprit = null;
         Overlapping toRank = overlapping;
         if (event != null) {

@@ -75,7 +75,14 @@ class RemoteReadQueueTest extends UsesHooks {
             .contains("stallscope_op_errors_total{op=\"remote_read\",role=\"other\"} 0.0");
         List<String> waits = lines.stream().filter(l -> l.startsWith("slow op=remote_queue_wait ")).collect(Collectors.toList());
         assertThat(waits).hasSize(2).allSatisfy(l -> assertThat(l).containsPattern(" thread=\"remote-log-reader[^\"]*\" role=other ")
-            .containsPattern(" topic=orders partition=[37] path=remote:orders-[37]$"));
+            .containsPattern(" topic=orders partition=[37] path=remote:orders-[37](: |$)"));
+        // the read of partition 7 queued while the pool's one thread read partition 3: its line names that read (on the
+        // same thread, which took it up next); the first read queued behind nothing
+        assertThat(waits).filteredOn(l -> l.contains(" partition=7 ")).singleElement().satisfies(l -> assertThat(l)
+            .containsPattern(": behind remote_read [0-9.]+ ms of orders-3 in the same reader pool on other thread "
+                + "\"remote-log-reader[^\"]*\", overlapping [0-9.]+ ms$"));
+        assertThat(waits).filteredOn(l -> l.contains(" partition=3 ")).singleElement().satisfies(l -> assertThat(l)
+            .doesNotContain(": behind "));
         assertThat(lines.stream().filter(l -> l.startsWith("slow op=remote_read "))).hasSize(2)
             .allSatisfy(l -> assertThat(l).contains(" role=other ").containsPattern(" topic=orders partition=[37] "));
         // the second read's wait came before its run, each as an op of its own

@@ -18,8 +18,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -31,11 +33,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tier, in a directory on the build's disk (target/), no throttle. Segments are copied to the remote tier and deleted
  * locally, then a consumer reads the topic from offset 0, so its first fetches go to remote storage: the agent times
  * the copies, the reads' queue waits and runs, the plugin's fetches and the remote index cache's loads, each with its
- * partition (every one a slow line here, threshold 0) on the thread role that ran it.
+ * partition (every one a slow line here, threshold 0) on the thread role that ran it. With one reader thread and three
+ * consumers reading at once, reads queue behind each other: a queued read's line names the read that held the pool.
  */
 class RemoteReadIT {
     private static final String TOPIC = "tiered";
     private static final int RECORDS = 12_000;
+    private static final int CONSUMERS = 3;
     private static final List<String> REMOTE_OPS = List.of("remote_copy", "remote_delete", "remote_queue_wait",
         "remote_read", "remote_fetch", "remote_fetch_index", "remote_index_load");
 
@@ -49,6 +53,8 @@ class RemoteReadIT {
         int port = FreePorts.next();
         BrokerSpec spec = BrokerSpec.builder(version).name("tiered")
             .serverProperties(LocalTieredStorage.serverProperties(version, remote))
+            // one reader thread: three consumers' remote reads queue behind each other's
+            .serverProperty("remote.log.reader.threads", "1")
             .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + port + "," + REMOTE_OPS.stream()
                 .map(op -> "slow.threshold." + op + "=0").collect(Collectors.joining(",")) + ",slow.log.per.minute=100000")
             .build();
@@ -62,7 +68,14 @@ class RemoteReadIT {
                 Thread.sleep(500);
             }
             assertThat(firstSegmentGone(local)).as("the first segment of %s copied and deleted locally", local).isTrue();
-            assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofMinutes(2))).isEqualTo(RECORDS);
+            List<CompletableFuture<Long>> reads = new ArrayList<>();
+            for (int i = 0; i < CONSUMERS; i++) {
+                reads.add(CompletableFuture.supplyAsync(() -> KafkaClients.consumeAll(broker, TOPIC, true,
+                    Duration.ofMinutes(2))));
+            }
+            for (CompletableFuture<Long> read : reads) {
+                assertThat(read.get(3, TimeUnit.MINUTES)).as("records read from offset 0").isEqualTo(RECORDS);
+            }
 
             PrometheusScrape scrape = PrometheusScrape.scrape(port);
             List<String> lines = Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
@@ -86,6 +99,15 @@ class RemoteReadIT {
                 }
             }
             lines.stream().filter(l -> l.contains("slow op=remote_read ")).limit(2).forEach(l -> System.out.println("  " + l));
+            // a queued read is behind a read that held the pool's one thread, or behind nothing
+            List<String> waits = lines.stream().filter(l -> l.contains("slow op=remote_queue_wait ")).toList();
+            List<String> paired = waits.stream().filter(l -> l.contains(": behind ")).toList();
+            System.out.printf("remote_queue_wait lines: %d, naming a read that held the pool: %d%n", waits.size(),
+                paired.size());
+            paired.stream().limit(3).forEach(l -> System.out.println("  " + l));
+            assertThat(paired).as("queued reads behind another consumer's read on the pool's one thread").isNotEmpty()
+                .allSatisfy(l -> assertThat(l).containsPattern(
+                    ": behind remote_read [0-9.]+ ms( so far)? of tiered-[01] in the same reader pool on other thread "));
         } finally {
             HarnessDirs.deleteQuietly(remote);
         }

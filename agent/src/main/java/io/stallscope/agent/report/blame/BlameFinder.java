@@ -20,10 +20,12 @@ public final class BlameFinder {
 
     /**
      * On the slow op's thread: the other threads' ops during [start, end], or null when {@code path} is in no
-     * partition directory (nothing could be named, so no thread is read).
+     * partition directory (nothing could be named, so no thread is read). A remote read's queue wait has no such place
+     * and is paired with the pool's reads, its own thread's last one included.
      */
-    public Overlapping copy(ThreadState self, String path, long start, long end) {
-        return OpPlace.of(path) == null ? null : Overlapping.copy(self, start, end, System.nanoTime());
+    public Overlapping copy(ThreadState self, int op, String path, long start, long end) {
+        boolean pool = OverlapRanking.selfMayHold(op);
+        return OpPlace.of(path) == null && !pool ? null : Overlapping.copy(pool ? null : self, start, end, System.nanoTime());
     }
 
     /** The most likely culprit of {@code op}, which ran on {@code path}, among the copied ops; or null. */
@@ -34,6 +36,6 @@ public final class BlameFinder {
 
     /** Both steps at once: the most likely culprit of {@code op}, which ran [start, end] on {@code path}, or null. */
     public Culprit find(int op, ThreadState self, String path, long start, long end, LogDirDevices devices) {
-        return rank(op, path, copy(self, path, start, end), devices);
+        return rank(op, path, copy(self, op, path, start, end), devices);
     }
 }

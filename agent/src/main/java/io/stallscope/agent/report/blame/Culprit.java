@@ -14,9 +14,18 @@ public final class Culprit {
     private final long overlapNanos;
     private final Scope scope;
     private final String fsType;
+    /** What the culprit worked on, when its scope does not say (a remote read's partition), or null. */
+    private final String of;
+    /** Other threads that held the same pool at the time ({@link Scope#POOL}), beyond the one named. */
+    private final int moreHolders;
 
     public Culprit(int op, String thread, String role, long durationNanos, boolean running, long overlapNanos, Scope scope,
             String fsType) {
+        this(op, thread, role, durationNanos, running, overlapNanos, scope, fsType, null, 0);
+    }
+
+    public Culprit(int op, String thread, String role, long durationNanos, boolean running, long overlapNanos, Scope scope,
+            String fsType, String of, int moreHolders) {
         this.op = op;
         this.thread = thread;
         this.role = role;
@@ -25,6 +34,13 @@ public final class Culprit {
         this.overlapNanos = overlapNanos;
         this.scope = scope;
         this.fsType = fsType;
+        this.of = of;
+        this.moreHolders = moreHolders;
+    }
+
+    /** This culprit, with {@code more} other threads said to have held the same pool. */
+    Culprit withMoreHolders(int more) {
+        return new Culprit(op, thread, role, durationNanos, running, overlapNanos, scope, fsType, of, more);
     }
 
     public int op() {
@@ -68,12 +84,19 @@ public final class Culprit {
         if (running) {
             sb.append(" so far");
         }
+        if (of != null) {
+            sb.append(" of ").append(of);
+        }
         sb.append(' ').append(scope.phrase()).append(" on ").append(role).append(" thread \"").append(thread)
             .append('"');
         if (fsType != null) {
             sb.append(" (").append(fsType).append(')');
         }
         sb.append(", overlapping ").append(millis(overlapNanos)).append(" ms");
+        if (moreHolders > 0) {
+            sb.append(", and ").append(moreHolders).append(moreHolders == 1 ? " more read" : " more reads")
+                .append(" held the pool");
+        }
         return sb.toString();
     }
 

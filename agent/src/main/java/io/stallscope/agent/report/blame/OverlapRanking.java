@@ -17,7 +17,9 @@ import java.util.function.Function;
  * what held that lock: an op of the same log run inside another thread's append or roll (Kafka takes the lock for
  * both), never a scheduler's flush, which fsyncs outside it (2.8's {@code Log.flush}, 3.x's {@code UnifiedLog.flush}).
  * A wait for an index's remap lock ({@link Op#INDEX_REMAP_WAIT}) is behind only a resize of the same index, which takes
- * that lock exclusively; and a wait, holding nothing, is never named itself.
+ * that lock exclusively; and a wait, holding nothing, is never named itself. A remote read's wait in the reader pool's
+ * queue ({@link Op#REMOTE_QUEUE_WAIT}) has no local place: it is behind the remote reads that held the pool's threads
+ * when it was queued, of any partition ({@link Scope#POOL}); the longest is named, and how many more there were.
  */
 public final class OverlapRanking {
     /** Shorter overlaps explain nothing worth naming in a line about a stall of 100 ms. */
@@ -31,6 +33,10 @@ public final class OverlapRanking {
     private final boolean lockWait;
     /** The victim waited for an index's remap lock: only a resize of that index can be named. */
     private final boolean remapWait;
+    /** The victim waited in the remote-log-reader pool's queue: only the remote reads holding the pool can be named. */
+    private final boolean queueWait;
+    /** Threads whose remote read held the pool during the queue wait. */
+    private int poolHolders;
     private final long victimStart;
     private final long victimEnd;
     private final long now;
@@ -49,6 +55,7 @@ public final class OverlapRanking {
         this.victimOp = victimOp;
         this.lockWait = victimOp == Op.LOG_APPEND;
         this.remapWait = victimOp == Op.INDEX_REMAP_WAIT;
+        this.queueWait = victimOp == Op.REMOTE_QUEUE_WAIT;
         this.victimStart = victimStart;
         this.victimEnd = victimEnd;
         this.now = now;
@@ -58,11 +65,20 @@ public final class OverlapRanking {
 
     /** Whether the slow op has a place at all: without one, reading other threads is wasted. */
     public boolean applies() {
-        return victim != null;
+        return victim != null || queueWait;
+    }
+
+    /** Whether the slow op's own thread is a candidate too: a pool thread's last read held the pool it waited for. */
+    static boolean selfMayHold(int victimOp) {
+        return victimOp == Op.REMOTE_QUEUE_WAIT;
     }
 
     /** One other thread's ops. */
     public void consider(String thread, String role, OpTrace ops) {
+        if (queueWait) {
+            considerPool(thread, role, ops);
+            return;
+        }
         if (victim == null) {
             return;
         }
@@ -111,6 +127,37 @@ public final class OverlapRanking {
         best = new Culprit(ops.op(named), thread, role, duration, running, overlaps[named], threadScope,
             victim.logDir == null ? null : devices.fsType(victim.logDir));
         bestOverlap = threadOverlap;
+    }
+
+    /** A thread's remote read that held the pool when the queued read was queued, and for at least 1 ms of its wait. */
+    private void considerPool(String thread, String role, OpTrace ops) {
+        int named = -1;
+        long longest = 0;
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.op(i) != Op.REMOTE_READ || ops.start(i) > victimStart) {
+                continue;
+            }
+            long overlap = Math.min(endOf(ops, i), victimEnd) - Math.max(ops.start(i), victimStart);
+            if (overlap >= MIN_OVERLAP_NANOS && overlap > longest) {
+                named = i;
+                longest = overlap;
+            }
+        }
+        if (named < 0) {
+            return;
+        }
+        poolHolders++;
+        if (best != null && longest <= bestOverlap) {
+            best = best.withMoreHolders(poolHolders - 1);
+            return;
+        }
+        boolean running = ops.end(named) == OpTrace.RUNNING;
+        long duration = (running ? now : ops.end(named)) - ops.start(named);
+        io.stallscope.agent.model.TopicPartition tp = io.stallscope.agent.model.LogPaths.topicPartition(
+            pathOf.apply(ops.subject(named)));
+        best = new Culprit(ops.op(named), thread, role, duration, running, longest, Scope.POOL, null,
+            tp == null ? null : tp.topic() + "-" + tp.partition(), poolHolders - 1);
+        bestOverlap = longest;
     }
 
     /**

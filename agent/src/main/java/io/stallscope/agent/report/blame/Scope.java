@@ -10,7 +10,12 @@ public enum Scope {
      * The same log dir, or log dirs on the same device: one queue of disk requests. Named only for an op that waited
      * on the disk itself (an fsync, a read) and not as the slow op did.
      */
-    DEVICE("device", "on the same device");
+    DEVICE("device", "on the same device"),
+    /**
+     * The same pool of threads: a remote read queued while every remote-log-reader thread ran another read. Only a
+     * queued read's wait is paired at this scope, with the reads that held the pool.
+     */
+    POOL("pool", "in the same reader pool");
 
     private final String label;
     private final String phrase;

@@ -212,4 +212,37 @@ class OverlapRankingTest {
             }
         };
     }
+
+    @Test
+    void aQueuedRemoteReadIsBehindTheRemoteReadsThatHeldThePool() {
+        Culprit c = Threads.victim(Op.REMOTE_QUEUE_WAIT, "remote:orders-1", 100, 1500)
+            .thread("remote-log-reader0", "other").op(Op.REMOTE_READ, 0, "remote:orders-7", 50, 1400)
+            .thread("remote-log-reader1", "other").op(Op.REMOTE_READ, 0, "remote:orders-7", 90, 1500)
+            // queued ahead of it, it began during the wait: a co-victim, not a holder
+            .thread("remote-log-reader2", "other").op(Op.REMOTE_READ, 0, "remote:orders-2", 200, 1500)
+            // not a remote read: holds no reader thread
+            .thread("handler-1", "request_handler").op(Op.SEGMENT_READ, 0, SEGMENT, 0, 1600)
+            .culprit();
+        assertThat(c.scope()).isEqualTo(Scope.POOL);
+        assertThat(c.op()).isEqualTo(Op.REMOTE_READ);
+        assertThat(c.describe()).isEqualTo("behind remote_read 1410.000 ms of orders-7 in the same reader pool on other"
+            + " thread \"remote-log-reader1\", overlapping 1400.000 ms, and 1 more read held the pool");
+        // the same holders seen in the other order
+        Culprit reversed = Threads.victim(Op.REMOTE_QUEUE_WAIT, "remote:orders-1", 100, 1500)
+            .thread("remote-log-reader1", "other").op(Op.REMOTE_READ, 0, "remote:orders-7", 90, 1500)
+            .thread("remote-log-reader0", "other").op(Op.REMOTE_READ, 0, "remote:orders-7", 50, 1400)
+            .culprit();
+        assertThat(reversed.describe()).isEqualTo(c.describe());
+    }
+
+    @Test
+    void aQueuedRemoteReadNamesNothingWhenNoReadHeldThePoolAndALocalOpIsNeverBehindARemoteRead() {
+        assertThat(Threads.victim(Op.REMOTE_QUEUE_WAIT, "remote:orders-1", 100, 1500)
+            .thread("remote-log-reader0", "other").op(Op.REMOTE_READ, 0, "remote:orders-7", 10, 99.5)
+            .thread("remote-log-reader1", "other").op(Op.REMOTE_COPY, 0, "remote:orders-7/00000000000000000000-x.log", 0, 1600)
+            .culprit()).isNull();
+        assertThat(Threads.victim(SEGMENT, 100, 500)
+            .thread("remote-log-reader0", "other").op(Op.REMOTE_READ, 0, "remote:orders-0", 0, 600)
+            .culprit()).isNull();
+    }
 }
