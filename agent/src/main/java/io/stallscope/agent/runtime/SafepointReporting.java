@@ -51,7 +51,10 @@ final class SafepointReporting {
                 options.safepointSlowThresholdNanos(), jfr, log::warn, options.slowLogPerMinute());
             return new SafepointReporting(timing, timing.summary() + (why == null ? "" : " (auto: " + why + ")"));
         } catch (UnsupportedOperationException e) {
-            return off("off: " + e.getMessage());
+            // auto on a JVM without perf data: say what would still time them, and at what price
+            return off("off: " + e.getMessage() + (mode.equals("auto") && source == SafepointTiming.Source.COUNTERS
+                ? "; safepoint.timing=jfr times them from JFR's events, which costs a broker at full speed on this JDK"
+                : ""));
         } catch (Throwable t) {
             problems.add("safepoint timing not started (" + t + ")");
             return off("off");

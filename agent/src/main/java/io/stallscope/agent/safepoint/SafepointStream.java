@@ -22,6 +22,8 @@ final class SafepointStream implements AutoCloseable {
     static final String BEGIN = "jdk.SafepointBegin";
     static final String SYNC = "jdk.SafepointStateSynchronization";
     static final String OPERATION = "jdk.ExecuteVMOperation";
+    /** How long premain waits for the stream's recording to run. */
+    private static final long START_TIMEOUT_NANOS = 5_000_000_000L;
 
     private final AutoCloseable stream;
     /** The id of the recording under the stream. */
@@ -61,11 +63,34 @@ final class SafepointStream implements AutoCloseable {
             type.getMethod("setMaxAge", Duration.class).invoke(stream, Duration.ofSeconds(10));
             type.getMethod("setMaxSize", long.class).invoke(stream, 16L << 20);
             Set<Long> before = runningRecordings();
-            type.getMethod("startAsync").invoke(stream);
-            // The stream's recording is the one that began running just now. If two did, someone else started one in
-            // this very instant: none is taken for the stream's, and the op events stay on as under any recording.
+            // start() runs the stream on the calling thread until it is closed: a daemon thread of the agent's, since
+            // JFR makes startAsync's thread a non-daemon one, which would keep a JVM whose main returned from exiting
+            Method start = type.getMethod("start");
+            Throwable[] failed = new Throwable[1];
+            Thread runner = new Thread(() -> {
+                try {
+                    start.invoke(stream);
+                } catch (Throwable t) {
+                    failed[0] = t;
+                }
+            }, "stallscope-safepoint-stream");
+            runner.setDaemon(true);
+            runner.start();
+            // The stream's recording is the one that begins running now. If two did, someone else started one in this
+            // very instant: none is taken for the stream's, and the op events stay on as under any recording.
             Set<Long> own = runningRecordings();
             own.removeAll(before);
+            long deadline = System.nanoTime() + START_TIMEOUT_NANOS;
+            while (own.isEmpty() && runner.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+                own = runningRecordings();
+                own.removeAll(before);
+            }
+            if (!runner.isAlive() && own.isEmpty()) {
+                Throwable cause = failed[0] instanceof java.lang.reflect.InvocationTargetException
+                    ? failed[0].getCause() : failed[0];
+                throw new IllegalStateException("the safepoint stream did not start: " + cause, cause);
+            }
             if (own.size() != 1) {
                 own.clear();
             }
@@ -76,6 +101,10 @@ final class SafepointStream implements AutoCloseable {
         } catch (ReflectiveOperationException | RuntimeException e) {
             closeQuietly(stream);
             throw e;
+        } catch (InterruptedException e) {
+            closeQuietly(stream);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the safepoint stream started", e);
         }
     }
 

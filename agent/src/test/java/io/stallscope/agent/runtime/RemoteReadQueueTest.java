@@ -4,20 +4,13 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.OpSink;
-import io.stallscope.agent.instrument.InstrumentationPoint;
-import io.stallscope.agent.instrument.Points;
-import io.stallscope.agent.instrument.advice.OpId;
-import io.stallscope.agent.kafka.KafkaTarget;
 import io.stallscope.agent.kafka.KafkaTargets;
 import io.stallscope.agent.kafka.WovenKafka;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.asm.AsmVisitorWrapper;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,9 +49,9 @@ class RemoteReadQueueTest extends UsesHooks {
         }
         Map<String, byte[]> woven = new HashMap<>();
         woven.put(PKG + "RemoteLogManager", WovenKafka.weave(version, PKG + "RemoteLogManager",
-            visitors(KafkaTargets.REMOTE_READ_SUBMIT)));
+            PointAdvice.of(KafkaTargets.REMOTE_READ_SUBMIT)));
         woven.put(PKG + "RemoteLogReader", WovenKafka.weave(version, PKG + "RemoteLogReader",
-            visitors(KafkaTargets.REMOTE_READ)));
+            PointAdvice.of(KafkaTargets.REMOTE_READ)));
         OpSink recorder = RecorderSink.withLines(registry, "slow.threshold=0ms,slow.log.per.minute=1000", lines);
         Hooks.install(recorder);
         List<String> withAgent;
@@ -98,18 +91,6 @@ class RemoteReadQueueTest extends UsesHooks {
             }
         }
         return -1;
-    }
-
-    /** The point's advice on its catalog entry, as the agent's transformer applies it. */
-    private static AsmVisitorWrapper[] visitors(KafkaTarget target) {
-        List<AsmVisitorWrapper> visitors = new ArrayList<>();
-        for (InstrumentationPoint p : Points.all()) {
-            if (p.target() == target) {
-                visitors.add(Advice.withCustomMapping().bind(OpId.class, p.op()).to(p.advice()).on(target.advisable()));
-            }
-        }
-        assertThat(visitors).hasSize(1);
-        return visitors.toArray(new AsmVisitorWrapper[0]);
     }
 
     /**

@@ -3,16 +3,9 @@ package io.stallscope.agent.runtime;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.stallscope.agent.bootstrap.Hooks;
-import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.OpSink;
-import io.stallscope.agent.instrument.InstrumentationPoint;
-import io.stallscope.agent.instrument.Points;
-import io.stallscope.agent.instrument.advice.OpId;
-import io.stallscope.agent.kafka.KafkaTarget;
 import io.stallscope.agent.kafka.KafkaTargets;
 import io.stallscope.agent.kafka.WovenKafka;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.asm.AsmVisitorWrapper;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -65,7 +58,8 @@ class RemoteStorageOpsTest extends UsesHooks {
     void kafkasWrapperAroundLocalTieredStorageIsTimedPerOpRoleAndPartition(String version, @TempDir Path tmp)
         throws Exception {
         Path local = Files.createDirectories(tmp.resolve("log/orders-3"));
-        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, remotePoints()));
+        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, PointAdvice.of(KafkaTargets.REMOTE_FETCH_SEGMENT, KafkaTargets.REMOTE_FETCH_INDEX, KafkaTargets.REMOTE_COPY,
+            KafkaTargets.REMOTE_DELETE)));
         List<Object> stock;
         try (WovenKafka kafka = WovenKafka.of(version, true, Map.of(), WovenKafka.storageTestJar(version))) {
             stock = exercise(kafka, local, tmp.resolve("stock-remote"));
@@ -127,8 +121,9 @@ class RemoteStorageOpsTest extends UsesHooks {
     void aRemoteIndexCacheMissIsTimedAsItsLoad(String version, @TempDir Path tmp) throws Exception {
         Path local = Files.createDirectories(tmp.resolve("log/orders-3"));
         String cache = "org.apache.kafka.storage.internals.log.RemoteIndexCache";
-        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, remotePoints()),
-            cache, WovenKafka.weave(version, cache, visitorsOf(KafkaTargets.REMOTE_INDEX_LOAD)));
+        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, PointAdvice.of(KafkaTargets.REMOTE_FETCH_SEGMENT,
+                KafkaTargets.REMOTE_FETCH_INDEX, KafkaTargets.REMOTE_COPY, KafkaTargets.REMOTE_DELETE)),
+            cache, WovenKafka.weave(version, cache, PointAdvice.of(KafkaTargets.REMOTE_INDEX_LOAD)));
         List<Object> stock;
         try (WovenKafka kafka = WovenKafka.of(version, true, Map.of(), WovenKafka.storageTestJar(version))) {
             stock = lookUpTwice(kafka, local, tmp.resolve("stock"));
@@ -201,32 +196,6 @@ class RemoteStorageOpsTest extends UsesHooks {
         cacheType.getMethod("close").invoke(cache);
         call(rsm, "close", new Class<?>[0]);
         return results;
-    }
-
-    private static AsmVisitorWrapper[] visitorsOf(KafkaTarget target) {
-        List<AsmVisitorWrapper> visitors = new ArrayList<>();
-        for (InstrumentationPoint p : Points.all()) {
-            if (p.target() == target) {
-                visitors.add(Advice.withCustomMapping().bind(OpId.class, p.op()).to(p.advice()).on(target.advisable()));
-            }
-        }
-        assertThat(visitors).hasSize(1);
-        return visitors.toArray(new AsmVisitorWrapper[0]);
-    }
-
-    /** The four remote points' advice on their catalog entries, as the agent's transformer applies them. */
-    private static AsmVisitorWrapper[] remotePoints() {
-        List<AsmVisitorWrapper> visitors = new ArrayList<>();
-        for (InstrumentationPoint p : Points.all()) {
-            KafkaTarget t = p.target();
-            if (t == KafkaTargets.REMOTE_FETCH_SEGMENT || t == KafkaTargets.REMOTE_FETCH_INDEX
-                || t == KafkaTargets.REMOTE_COPY || t == KafkaTargets.REMOTE_DELETE) {
-                visitors.add(Advice.withCustomMapping().bind(OpId.class, p.op()).to(p.advice()).on(t.advisable()));
-            }
-        }
-        assertThat(visitors).hasSize(4);
-        assertThat(Op.REMOTE_FETCH).isNotEqualTo(Op.REMOTE_FETCH_INDEX);
-        return visitors.toArray(new AsmVisitorWrapper[0]);
     }
 
     /**

@@ -122,6 +122,33 @@ class SafepointTimingTest {
     }
 
     /**
+     * The JFR stream runs on a daemon thread of the agent's: JFR's own startAsync thread is not a daemon, and it kept a
+     * JVM whose main had returned from exiting (seen on JDK 25, where auto takes JFR's stream).
+     */
+    @Test
+    void theStreamLeavesNoThreadThatKeepsTheJvmAlive() throws Exception {
+        java.util.Set<Thread> before = nonDaemonThreads();
+        try (SafepointTiming timing = SafepointTiming.start(new SimpleMeterRegistry(), Long.MAX_VALUE, false, l -> { }, 10)) {
+            System.gc();
+            java.util.Set<Thread> started = nonDaemonThreads();
+            started.removeAll(before);
+            assertThat(started).as("non-daemon threads the timing started").isEmpty();
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                .contains("stallscope-safepoint-stream");
+        }
+    }
+
+    private static java.util.Set<Thread> nonDaemonThreads() {
+        java.util.Set<Thread> out = new java.util.HashSet<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (!t.isDaemon() && t.isAlive()) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
      * An operator's recording with no setting for the agent's events (default.jfc names none) records them, since an
      * event class is on by default: the timing's own stream must not change that by giving them a setting of its own
      * (a first version disabled them there, and AgentAtStartIT's broker recording came back without a single op).
