@@ -10,8 +10,12 @@ import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.LocalTieredStorage;
 import io.stallscope.it.broker.HarnessDirs;
 import io.stallscope.it.broker.PrometheusScrape;
-import org.junit.jupiter.api.Test;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,12 +33,14 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The agent on a broker with tiered storage (issue 55): Kafka 3.9.2 with its own LocalTieredStorage as the remote
+ * The agent on a broker with tiered storage (issue 55): Kafka 3.9.2 and 4.1.2 with its own LocalTieredStorage as the remote
  * tier, in a directory on the build's disk (target/), no throttle. Segments are copied to the remote tier and deleted
  * locally, then a consumer reads the topic from offset 0, so its first fetches go to remote storage: the agent times
  * the copies, the reads' queue waits and runs, the plugin's fetches and the remote index cache's loads, each with its
  * partition (every one a slow line here, threshold 0) on the thread role that ran it. With one reader thread and three
  * consumers reading at once, reads queue behind each other: a queued read's line names the read that held the pool.
+ * Before, a timestamp lookup in the remote tier: on 3.9.2 a request handler runs the plugin's calls itself
+ * (KAFKA-15859), on 4.1.2 the reader pool does (KIP-1075).
  */
 class RemoteReadIT {
     private static final String TOPIC = "tiered";
@@ -43,11 +49,12 @@ class RemoteReadIT {
     private static final List<String> REMOTE_OPS = List.of("remote_copy", "remote_delete", "remote_queue_wait",
         "remote_read", "remote_fetch", "remote_fetch_index", "remote_index_load");
 
-    @Test
+    @ParameterizedTest
+    @ValueSource(strings = {"3.9.2", "4.1.2"})
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void aConsumerFromOffsetZeroReadsTheRemoteTier() throws Exception {
-        KafkaVersion version = KafkaVersion.of("3.9.2");
-        Path remote = HarnessDirs.target().resolve("tiered").resolve("remote-" + ProcessHandle.current().pid());
+    void aConsumerFromOffsetZeroReadsTheRemoteTier(String kafka) throws Exception {
+        KafkaVersion version = KafkaVersion.of(kafka);
+        Path remote = HarnessDirs.target().resolve("tiered").resolve("remote-" + ProcessHandle.current().pid() + "-" + kafka);
         HarnessDirs.deleteQuietly(remote);
         Files.createDirectories(remote);
         int port = FreePorts.next();
@@ -61,6 +68,7 @@ class RemoteReadIT {
         try (KafkaBroker broker = new LocalKafkaBroker(spec)) {
             broker.start();
             KafkaClients.createTopic(broker, TOPIC, 2, LocalTieredStorage.topicConfigs());
+            long producedFrom = System.currentTimeMillis();
             KafkaClients.produce(broker, TOPIC, RECORDS, 1024);
             Path local = broker.dataDir().resolve(TOPIC + "-0");
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -68,6 +76,31 @@ class RemoteReadIT {
                 Thread.sleep(500);
             }
             assertThat(firstSegmentGone(local)).as("the first segment of %s copied and deleted locally", local).isTrue();
+
+            // A timestamp in the remote tier: before 4.0 (KIP-1075) a request handler looks it up in remote storage
+            // itself, from 4.0 the reader pool does. The answer is the same, offset 0.
+            PrometheusScrape beforeLookup = PrometheusScrape.scrape(port);
+            TopicPartition first = new TopicPartition(TOPIC, 0);
+            try (Admin admin = KafkaClients.admin(broker)) {
+                long offset = admin.listOffsets(Map.of(first, OffsetSpec.forTimestamp(producedFrom))).partitionResult(first)
+                    .get(1, TimeUnit.MINUTES).offset();
+                assertThat(offset).as("the offset of the first record at or after the produce began").isZero();
+            }
+            PrometheusScrape afterLookup = PrometheusScrape.scrape(port);
+            double onHandlers = REMOTE_OPS.stream()
+                .mapToDouble(op -> afterLookup.countSince(beforeLookup, op, "request_handler")).sum();
+            double onPool = REMOTE_OPS.stream().mapToDouble(op -> afterLookup.countSince(beforeLookup, op, "other")).sum();
+            System.out.printf("Kafka %s: a timestamp lookup in the remote tier ran %.0f remote ops on request handlers, %.0f"
+                + " on the remote pools%n", version, onHandlers, onPool);
+            if (version.compareTo(KafkaVersion.of("4.0.0")) < 0) {
+                assertThat(onHandlers).as("remote ops of the lookup on a request handler (KAFKA-15859)").isPositive();
+                assertThat(Files.readString(broker.logFile(), StandardCharsets.ISO_8859_1).lines()
+                    .filter(l -> l.contains("slow op=remote_") && l.contains(" role=request_handler topic=" + TOPIC
+                        + " partition=0 ")).peek(l -> System.out.println("  " + l)).count())
+                    .as("lines of the plugin calls the handler waited for").isPositive();
+            } else {
+                assertThat(onHandlers).as("no remote op on a request handler since KIP-1075").isZero();
+            }
             List<CompletableFuture<Long>> reads = new ArrayList<>();
             for (int i = 0; i < CONSUMERS; i++) {
                 reads.add(CompletableFuture.supplyAsync(() -> KafkaClients.consumeAll(broker, TOPIC, true,
