@@ -58,20 +58,9 @@ class RemoteStorageOpsTest extends UsesHooks {
     void kafkasWrapperAroundLocalTieredStorageIsTimedPerOpRoleAndPartition(String version, @TempDir Path tmp)
         throws Exception {
         Path local = Files.createDirectories(tmp.resolve("log/orders-3"));
-        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, PointAdvice.of(KafkaTargets.REMOTE_FETCH_SEGMENT, KafkaTargets.REMOTE_FETCH_INDEX, KafkaTargets.REMOTE_COPY,
-            KafkaTargets.REMOTE_DELETE)));
-        List<Object> stock;
-        try (WovenKafka kafka = WovenKafka.of(version, true, Map.of(), WovenKafka.storageTestJar(version))) {
-            stock = exercise(kafka, local, tmp.resolve("stock-remote"));
-        }
-        OpSink recorder = RecorderSink.withLines(registry, "slow.threshold=0ms,slow.log.per.minute=1000", lines);
-        Hooks.install(recorder);
-        List<Object> withAgent;
-        try (WovenKafka kafka = WovenKafka.of(version, true, woven, WovenKafka.storageTestJar(version))) {
-            withAgent = exercise(kafka, local, tmp.resolve("remote"));
-        }
-        RecorderSink.drain(recorder);
-        lines.forEach(l -> System.out.println(version + ": " + l)); // the lines as an operator reads them
+        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, wrapperAdvice()));
+        List<Object> stock = run(version, Map.of(), kafka -> exercise(kafka, local, tmp.resolve("stock-remote")));
+        List<Object> withAgent = run(version, woven, kafka -> exercise(kafka, local, tmp.resolve("remote")));
 
         assertThat(withAgent).as("what the calls return, with the agent and without").isEqualTo(stock);
         assertThat(withAgent.get(0)).isEqualTo(new String(RECORDS, StandardCharsets.UTF_8));
@@ -121,21 +110,10 @@ class RemoteStorageOpsTest extends UsesHooks {
     void aRemoteIndexCacheMissIsTimedAsItsLoad(String version, @TempDir Path tmp) throws Exception {
         Path local = Files.createDirectories(tmp.resolve("log/orders-3"));
         String cache = "org.apache.kafka.storage.internals.log.RemoteIndexCache";
-        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, PointAdvice.of(KafkaTargets.REMOTE_FETCH_SEGMENT,
-                KafkaTargets.REMOTE_FETCH_INDEX, KafkaTargets.REMOTE_COPY, KafkaTargets.REMOTE_DELETE)),
+        Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, wrapperAdvice()),
             cache, WovenKafka.weave(version, cache, PointAdvice.of(KafkaTargets.REMOTE_INDEX_LOAD)));
-        List<Object> stock;
-        try (WovenKafka kafka = WovenKafka.of(version, true, Map.of(), WovenKafka.storageTestJar(version))) {
-            stock = lookUpTwice(kafka, local, tmp.resolve("stock"));
-        }
-        OpSink recorder = RecorderSink.withLines(registry, "slow.threshold=0ms,slow.log.per.minute=1000", lines);
-        Hooks.install(recorder);
-        List<Object> withAgent;
-        try (WovenKafka kafka = WovenKafka.of(version, true, woven, WovenKafka.storageTestJar(version))) {
-            withAgent = lookUpTwice(kafka, local, tmp.resolve("agent"));
-        }
-        RecorderSink.drain(recorder);
-        lines.forEach(l -> System.out.println(version + ": " + l));
+        List<Object> stock = run(version, Map.of(), kafka -> lookUpTwice(kafka, local, tmp.resolve("stock")));
+        List<Object> withAgent = run(version, woven, kafka -> lookUpTwice(kafka, local, tmp.resolve("agent")));
 
         assertThat(withAgent).isEqualTo(stock);
         String scrape = registry.scrape();
@@ -148,6 +126,38 @@ class RemoteStorageOpsTest extends UsesHooks {
             .contains("stallscope_op_errors_total{op=\"remote_fetch_index\",role=\"other\"} 1.0");
         assertThat(linesOf(READER)).singleElement().asString()
             .containsPattern(" inner=remote_fetch_index:[0-9.]+ms,remote_fetch_index:[0-9.]+ms,remote_fetch_index:[0-9.]+ms$");
+    }
+
+    /** What the calls do on Kafka's classes, as one run sees them. */
+    private interface KafkaRun {
+        List<Object> on(WovenKafka kafka) throws Exception;
+    }
+
+    /**
+     * {@code calls} on Kafka's classes and the storage test jar of {@code version}, with {@code woven} in them: with none,
+     * as Kafka ships them; with some, under the agent's recorder (its lines printed as an operator reads them).
+     */
+    private List<Object> run(String version, Map<String, byte[]> woven, KafkaRun calls) throws Exception {
+        OpSink recorder = null;
+        if (!woven.isEmpty()) {
+            recorder = RecorderSink.withLines(registry, "slow.threshold=0ms,slow.log.per.minute=1000", lines);
+            Hooks.install(recorder);
+        }
+        List<Object> results;
+        try (WovenKafka kafka = WovenKafka.of(version, true, woven, WovenKafka.storageTestJar(version))) {
+            results = calls.on(kafka);
+        }
+        if (recorder != null) {
+            RecorderSink.drain(recorder);
+            lines.forEach(l -> System.out.println(version + ": " + l));
+        }
+        return results;
+    }
+
+    /** The four plugin calls' advice on Kafka's wrapper. */
+    private static net.bytebuddy.asm.AsmVisitorWrapper[] wrapperAdvice() {
+        return PointAdvice.of(KafkaTargets.REMOTE_FETCH_SEGMENT, KafkaTargets.REMOTE_FETCH_INDEX, KafkaTargets.REMOTE_COPY,
+            KafkaTargets.REMOTE_DELETE);
     }
 
     /** Copies a segment with empty (valid) indexes, then looks an offset up twice in a fresh RemoteIndexCache. */

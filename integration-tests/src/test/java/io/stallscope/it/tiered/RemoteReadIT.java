@@ -1,6 +1,7 @@
 package io.stallscope.it.tiered;
 
 import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.agent.Polling;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaBroker;
@@ -71,11 +72,8 @@ class RemoteReadIT {
             long producedFrom = System.currentTimeMillis();
             KafkaClients.produce(broker, TOPIC, RECORDS, 1024);
             Path local = broker.dataDir().resolve(TOPIC + "-0");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!firstSegmentGone(local) && System.nanoTime() < deadline) {
-                Thread.sleep(500);
-            }
-            assertThat(firstSegmentGone(local)).as("the first segment of %s copied and deleted locally", local).isTrue();
+            assertThat(Polling.until(Duration.ofSeconds(90), () -> firstSegmentGone(local), gone -> gone))
+                .as("the first segment of %s copied and deleted locally", local).isTrue();
 
             // A timestamp in the remote tier: before 4.0 (KIP-1075) a request handler looks it up in remote storage
             // itself, from 4.0 the reader pool does. The answer is the same, offset 0.
