@@ -31,6 +31,15 @@ public final class Hooks {
         QueuedTasks.clear();
     }
 
+    /**
+     * Instances of {@code className} that end a long op stay in their thread's ring as they are, not weakly: for small
+     * per-request subjects that hold no file (see {@link ThreadState}), which would otherwise be collected before a
+     * later stall could say what the op worked on.
+     */
+    public static void keepInRing(String className) {
+        ThreadState.keepAsIs(className);
+    }
+
     public static OpSink sink() {
         HookSession current = session;
         return current == null ? null : current.sink;

@@ -109,6 +109,7 @@ public final class ThreadState {
             return;
         }
         long duration = end - start;
+        Object kept = duration >= RING_MIN_NANOS ? retained(subject) : null; // outside the write: may allocate
         endedInner = openInner[slot];
         if (slot > 0) {
             openInner[slot - 1] += duration;
@@ -124,7 +125,7 @@ public final class ThreadState {
             ringDepth[i] = slot;
             ringStart[i] = start;
             ringEnd[i] = end;
-            ringSubject[i] = retained(subject);
+            ringSubject[i] = kept;
             ringNext = (i + 1) % RING;
             ringSize = Math.min(RING, ringSize + 1);
         }
@@ -137,7 +138,7 @@ public final class ThreadState {
      * more reach the ring, so the WeakReference is no cost to the fast path.
      */
     private static Object retained(Object subject) {
-        if (subject == null || subject instanceof String) {
+        if (subject == null || subject instanceof String || keptAsIs(subject.getClass().getName())) {
             return subject;
         }
         if (subject instanceof File) {
@@ -147,6 +148,34 @@ public final class ThreadState {
             return subject.toString();
         }
         return new WeakReference<>(subject);
+    }
+
+    /**
+     * Classes whose instances the ring keeps as they are, by name: small per-request values that hold no file and
+     * that the young generation collects within milliseconds of the op's end, before a later stall could name it (a
+     * remote read's RemoteStorageFetchInfo, the only thing that says which partition it read).
+     */
+    private static volatile String[] keptAsIs = new String[0];
+
+    static synchronized void keepAsIs(String className) {
+        String[] names = keptAsIs;
+        for (String name : names) {
+            if (name.equals(className)) {
+                return;
+            }
+        }
+        String[] more = java.util.Arrays.copyOf(names, names.length + 1);
+        more[names.length] = className;
+        keptAsIs = more;
+    }
+
+    private static boolean keptAsIs(String className) {
+        for (String name : keptAsIs) {
+            if (name.equals(className)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Object subjectOf(Object kept) {

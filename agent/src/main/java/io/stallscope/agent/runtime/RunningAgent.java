@@ -11,6 +11,7 @@ import io.stallscope.agent.instrument.InstrumentationPoint;
 import io.stallscope.agent.instrument.Instrumenter;
 import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
+import io.stallscope.agent.kafka.KafkaMembers;
 import io.stallscope.agent.kafka.TargetResolver;
 import io.stallscope.agent.logdir.ConfiguredLogDirs;
 import io.stallscope.agent.logdir.KnownLogDirs;
@@ -110,6 +111,7 @@ final class RunningAgent {
         if (logDirs != null) {
             recorder.learnLogDirs(logDirs);
         }
+        Hooks.keepInRing(KafkaMembers.REMOTE_FETCH_INFO); // a remote read's partition, named by later queue waits
         Hooks.install(recorder);
         Instrumenter instrumenter = new Instrumenter(inst, log);
         instrumenter.install(plans);

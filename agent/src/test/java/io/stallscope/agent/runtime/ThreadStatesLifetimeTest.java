@@ -75,6 +75,43 @@ class ThreadStatesLifetimeTest extends UsesHooks {
     }
 
     @Test
+    void aPerRequestSubjectTheAgentKeepsInTheRingOutlivesItsRequest() throws Exception {
+        Hooks.install(RecorderSink.fastPathOnly());
+        Hooks.keepInRing(FetchInfo.class.getName()); // as the agent keeps a remote read's RemoteStorageFetchInfo
+        AtomicReference<Object> handOver = new AtomicReference<>(new FetchInfo("tiered", 0));
+        WeakReference<Object> subject = new WeakReference<>(handOver.get());
+        CountDownLatch done = new CountDownLatch(1);
+        Thread reader = workers.start("remote-log-reader-0", () -> {
+            longOpOn(handOver); // the request is done with it: only the ring holds it now
+            done.countDown();
+            Pauses.await(workers.release);
+        });
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+        }
+        assertThat(subject.get()).as("kept through GCs").isNotNull();
+        assertThat(Traces.opsOf(reader)).containsExactly("segment_flush 0 ended FetchInfo(tiered-0)");
+    }
+
+    /** Stands in for RemoteStorageFetchInfo: a small value that holds no file. */
+    static final class FetchInfo {
+        private final String topic;
+        private final int partition;
+
+        FetchInfo(String topic, int partition) {
+            this.topic = topic;
+            this.partition = partition;
+        }
+
+        @Override
+        public String toString() {
+            return "FetchInfo(" + topic + "-" + partition + ")";
+        }
+    }
+
+    @Test
     void detachEmptiesTheRegistryAndReleasesTheSubjectsOfOpsStillOpen() throws Exception {
         Hooks.install(RecorderSink.fastPathOnly());
         AtomicReference<Object> handOver = new AtomicReference<>(new Object());
