@@ -19,7 +19,10 @@ import java.util.function.Function;
  * A wait for an index's remap lock ({@link Op#INDEX_REMAP_WAIT}) is behind only a resize of the same index, which takes
  * that lock exclusively; and a wait, holding nothing, is never named itself. A remote read's wait in the reader pool's
  * queue ({@link Op#REMOTE_QUEUE_WAIT}) has no local place: it is behind the remote reads that held the pool's threads
- * when it was queued, of any partition ({@link Scope#POOL}); the longest is named, and how many more there were.
+ * during it, of any partition ({@link Scope#POOL}); the longest is named, and how many more there were. A read that
+ * began during the wait counts too: the pool's queue is first in, first out, so it was queued ahead and took a thread
+ * the wait needed (a burst of fetches queues reads within microseconds of each other: the first ones start on the
+ * free threads just after the rest are queued).
  */
 public final class OverlapRanking {
     /** Shorter overlaps explain nothing worth naming in a line about a stall of 100 ms. */
@@ -129,12 +132,12 @@ public final class OverlapRanking {
         bestOverlap = threadOverlap;
     }
 
-    /** A thread's remote read that held the pool when the queued read was queued, and for at least 1 ms of its wait. */
+    /** A thread's remote read that held a pool thread for at least 1 ms of the queued read's wait. */
     private void considerPool(String thread, String role, OpTrace ops) {
         int named = -1;
         long longest = 0;
         for (int i = 0; i < ops.size(); i++) {
-            if (ops.op(i) != Op.REMOTE_READ || ops.start(i) > victimStart) {
+            if (ops.op(i) != Op.REMOTE_READ) {
                 continue;
             }
             long overlap = Math.min(endOf(ops, i), victimEnd) - Math.max(ops.start(i), victimStart);
