@@ -7,6 +7,7 @@ import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.LocalTieredStorage;
 import io.stallscope.it.broker.ProducerPerfResult;
 
 import picocli.CommandLine;
@@ -37,6 +38,7 @@ import java.util.function.ToDoubleFunction;
  * agent alone. {@code --workload consume} measures the fetch path instead: the records are produced first (not
  * measured), then one consumer in this JVM reads them all from offset 0 at full speed, 64 KiB a fetch, so that every
  * fetch makes a lookup in the offset index; it prints records/s of that read and the broker's CPU during it.
+ * {@code --tiered} makes the topic tiered (LocalTieredStorage; Kafka 3.6+): the copy path runs beside the producer.
  */
 @Command(name = "bench-agent-overhead",
     description = "A/B: ProducerPerformance against a fresh local broker without (A) and with (B) the agent.")
@@ -69,6 +71,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
     @Option(names = "--workload", description = "produce (ProducerPerformance) or consume (a consumer from offset 0)"
         + " (default ${DEFAULT-VALUE})")
     private String workload = "produce";
+    @Option(names = "--tiered", description = "a tiered topic: Kafka's own LocalTieredStorage in a directory beside the"
+        + " broker's, its 1 MiB segments copied to it (and deleted locally a second later) while the producer runs; 3.6+")
+    private boolean tiered;
 
     public static void main(String[] args) {
         CommandLine cli = new CommandLine(new AgentOverheadBench());
@@ -87,6 +92,7 @@ public final class AgentOverheadBench implements Callable<Integer> {
             return 2;
         }
         JVM_ARGS.addAll(brokerJvmArgs);
+        TIERED[0] = tiered;
         // each arm: its label, its agent options (null: no agent), its runs and broker CPU seconds
         List<String> labels = new ArrayList<>(List.of("A", "B"));
         List<String> options = new ArrayList<>(Arrays.asList(aOptions, bOptions));
@@ -115,7 +121,8 @@ public final class AgentOverheadBench implements Callable<Integer> {
             }
         }
         System.out.printf(Locale.ROOT, "Kafka %s, %d rounds of %d records x %d bytes at %s, acks=all, 1 MiB segments%s:%n",
-            version, rounds, records, size, throughput < 0 ? "full speed" : throughput + " records/s",
+            version, rounds, records, size, throughput < 0 ? "full speed" : throughput + " records/s" + (tiered
+                ? ", a tiered topic (LocalTieredStorage, segments copied while it runs)" : ""),
             workload.equals("consume") ? ", read back by one consumer at full speed (64 KiB fetches)" : "");
         for (int i = 1; i < labels.size(); i++) {
             String vs = labels.get(i) + "/A";
@@ -139,6 +146,9 @@ public final class AgentOverheadBench implements Callable<Integer> {
         double[] v = values.stream().mapToDouble(d -> d).sorted().toArray();
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
+
+    /** --tiered, for the static run(). */
+    private static final boolean[] TIERED = new boolean[1];
 
     /** --broker-jvm-arg, for the static run(). */
     private static final List<String> JVM_ARGS = new ArrayList<>();
@@ -192,11 +202,19 @@ public final class AgentOverheadBench implements Callable<Integer> {
             spec.javaAgent(agent, "prometheus=127.0.0.1:" + FreePorts.next()
                 + (options == null || options.isEmpty() ? "" : "," + options));
         }
+        Path remote = HarnessDirs.target().resolve("tiered").resolve("bench-" + ProcessHandle.current().pid());
+        if (TIERED[0]) {
+            spec.serverProperties(LocalTieredStorage.serverProperties(KafkaVersion.of(version), remote));
+        }
         Path[] dataDir = new Path[1];
         try (KafkaBroker broker = new LocalKafkaBroker(spec.build())) {
             dataDir[0] = broker.dataDir();
+            if (TIERED[0]) {
+                java.nio.file.Files.createDirectories(remote);
+            }
             broker.start();
-            KafkaClients.createTopic(broker, "bench", 1, KafkaClients.SMALL_SEGMENTS);
+            KafkaClients.createTopic(broker, "bench", 1, TIERED[0] ? LocalTieredStorage.topicConfigs()
+                : KafkaClients.SMALL_SEGMENTS);
             double cpu0 = cpuSeconds(broker.pid());
             double jfr0 = safepointThreadsCpu(broker.pid());
             ProducerPerfResult r = KafkaClients.producerPerformance(broker, "bench", records, size, throughput, Map.of(),
@@ -209,9 +227,12 @@ public final class AgentOverheadBench implements Callable<Integer> {
             LAST_BROKER_CPU[0] = cpuSeconds(broker.pid()) - cpu0;
             LAST_SAFEPOINT_THREADS_CPU[0] = safepointThreadsCpu(broker.pid()) - jfr0;
             return r;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         } finally {
             // a run leaves up to a GiB of records: its logs stay, its data goes (24 runs filled this machine's disk)
             HarnessDirs.deleteQuietly(dataDir[0]);
+            HarnessDirs.deleteQuietly(remote);
         }
     }
 

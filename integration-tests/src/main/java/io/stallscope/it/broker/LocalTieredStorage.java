@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * Kafka's own {@code LocalTieredStorage} (KIP-405's test plugin: a remote tier that is a directory) as a broker's
- * remote storage, Kafka 3.6 and later: the plugin comes from Kafka's kafka-storage test jar of the broker's version,
- * loaded through the plugin class path Kafka gives a remote storage manager, and writes its segments under a
+ * remote storage, Kafka 3.6 and later: the plugin comes from Kafka's kafka-storage test jar of the broker's version
+ * ("test-fixtures" from 4.4), loaded through the plugin class path Kafka gives a remote storage manager, and writes its segments under a
  * directory of the caller's (a throttled loop disk makes remote reads slow for real). Remote copies and local
  * deletions run every half second, so a test sees segments move within seconds.
  */
@@ -25,8 +25,7 @@ public final class LocalTieredStorage {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("remote.log.storage.system.enable", "true");
         p.put("remote.log.storage.manager.class.name", PLUGIN);
-        p.put("remote.log.storage.manager.class.path",
-            KafkaClasspath.jar("org.apache.kafka:kafka-storage:jar:test:" + version).toString());
+        p.put("remote.log.storage.manager.class.path", KafkaClasspath.jar(pluginJar(version)).toString());
         p.put("remote.log.storage.manager.impl.prefix", "rsm.config.");
         p.put("rsm.config.dir", remoteDir.toAbsolutePath().toString());
         p.put("remote.log.metadata.manager.impl.prefix", "rlmm.config.");
@@ -37,6 +36,12 @@ public final class LocalTieredStorage {
         p.put("remote.log.manager.task.interval.ms", "500");
         p.put("log.retention.check.interval.ms", "500");
         return p;
+    }
+
+    /** The jar with the plugin: kafka-storage's test jar, published as "test-fixtures" from 4.4. */
+    static String pluginJar(KafkaVersion version) {
+        String classifier = version.compareTo(KafkaVersion.of("4.4.0")) >= 0 ? "test-fixtures" : "test";
+        return "org.apache.kafka:kafka-storage:jar:" + classifier + ":" + version;
     }
 
     /** A topic's configs: tiered, 1 MiB segments, each deleted locally a second after it is copied. */

@@ -5,14 +5,13 @@ import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.LogLines;
 import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.examples.Examples;
 import io.stallscope.it.mitigate.LatencyProducer;
 import io.stallscope.it.slowdisk.PageCache;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -164,9 +163,9 @@ final class ColdIndexScenario {
                     }
                     Thread.sleep(3_000); // the agent writes a safepoint's line about a second after it
                     PrometheusScrape after = PrometheusScrape.scrape(prometheus);
-                    List<String> slow = linesSince(broker.logFile(), logFrom).stream()
+                    List<String> slow = LogLines.since(broker.logFile(), logFrom).stream()
                         .filter(l -> l.contains("slow op=safepoint_sync")).toList();
-                    String jvmNamed = SafepointTimeouts.named(linesSince(broker.stdoutFile(), stdoutFrom));
+                    String jvmNamed = SafepointTimeouts.named(LogLines.since(broker.stdoutFile(), stdoutFrom));
                     broker.stop();
                     Files.writeString(dir.resolve("slow-lines.txt"), String.join("\n", slow) + "\n");
                     return new Result(o, disk.describe() + ", read-ahead 128 KiB", resident,
@@ -196,15 +195,6 @@ final class ColdIndexScenario {
         try (Stream<Path> s = Files.walk(dataDir)) {
             return s.filter(p -> p.getParent().getFileName().toString().startsWith(COLD + "-"))
                 .filter(p -> Stream.of(suffixes).anyMatch(x -> p.getFileName().toString().endsWith(x))).sorted().toList();
-        }
-    }
-
-    private static List<String> linesSince(Path file, long offset) throws IOException {
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
-            byte[] b = new byte[(int) Math.max(0, f.length() - offset)];
-            f.seek(offset);
-            f.readFully(b);
-            return new String(b, StandardCharsets.ISO_8859_1).lines().toList();
         }
     }
 }
