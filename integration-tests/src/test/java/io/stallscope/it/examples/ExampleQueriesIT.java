@@ -127,7 +127,7 @@ class ExampleQueriesIT {
     @Test
     void alertQueriesNameOnlyWhatTheAgentServes() throws Exception {
         List<ExampleQueries.Query> queries = ExampleQueries.ruleQueries();
-        assertThat(queries).hasSize(5);
+        assertThat(queries).hasSize(7);
         assertThat(problems(queries)).isEmpty();
     }
 
