@@ -1,8 +1,11 @@
 package io.stallscope.it.broker;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Kafka's own {@code LocalTieredStorage} (KIP-405's test plugin: a remote tier that is a directory) as a broker's
@@ -48,5 +51,12 @@ public final class LocalTieredStorage {
     public static Map<String, String> topicConfigs() {
         return Map.of("remote.storage.enable", "true", "segment.bytes", Integer.toString(1 << 20),
             "local.retention.ms", "1000", "file.delete.delay.ms", "1000");
+    }
+
+    /** Whether a partition's first segment (offset 0) is gone from its local directory: a read from 0 is remote. */
+    public static boolean firstSegmentDeletedLocally(Path partitionDir) throws IOException {
+        try (Stream<Path> files = Files.list(partitionDir)) {
+            return files.noneMatch(f -> f.getFileName().toString().equals("00000000000000000000.log"));
+        }
     }
 }

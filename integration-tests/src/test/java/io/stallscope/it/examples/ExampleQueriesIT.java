@@ -1,6 +1,7 @@
 package io.stallscope.it.examples;
 
 import io.stallscope.it.agent.AgentJar;
+import io.stallscope.it.agent.Polling;
 import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.broker.BrokerSpec;
 import io.stallscope.it.broker.FreePorts;
@@ -9,6 +10,10 @@ import io.stallscope.it.broker.KafkaBroker;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
+import io.stallscope.it.broker.LocalTieredStorage;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,9 +21,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -30,18 +37,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The dashboard's and the alert rules' queries against what a real agent serves: a Kafka broker
  * started with the plain-install KAFKA_OPTS snippet (its port swapped for a free one), a topic with
  * small segments produced to and read back (rolls, snapshots, sendfile on the network threads), then
- * one scrape of the agent. Every metric, label and label value the queries name must be in it, and the
- * series the alerts watch must have data.
+ * one scrape of the agent. The broker has a remote tier too (Kafka's LocalTieredStorage in a directory under
+ * target/): a tiered topic's first segment copied and deleted locally, a timestamp lookup there (on 3.9.2 a request
+ * handler runs the plugin's calls, KAFKA-15859) and a consumer from offset 0 (its reads queue for and run on the
+ * remote-log-reader pool), as docs/tiered-storage.md describes. Every metric, label and label value the queries name
+ * must be in the scrape, and the series the alerts watch must have data.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExampleQueriesIT {
     private static final String TOPIC = "examples";
+    private static final String TIERED_TOPIC = "examples-tiered";
+    private static final int TIERED_RECORDS = 3000;
     private static final int RECORDS = 6000;
     private static final int RECORD_SIZE = 1024;
     private static final Pattern LEGEND_LABEL = Pattern.compile("\\{\\{\\s*(?:\\$labels\\.)?([a-zA-Z_][a-zA-Z0-9_]*)\\s*}}");
 
     private KafkaBroker broker;
     private PrometheusScrape scrape;
+    private Path remote;
 
     @BeforeAll
     @Timeout(value = 4, unit = TimeUnit.MINUTES)
@@ -51,7 +64,12 @@ class ExampleQueriesIT {
         assertThat(kafkaOpts).contains("prometheus=127.0.0.1:9405");
         // the only change: another port, so a broker of someone else's on 9405 cannot answer for this one
         String opts = kafkaOpts.replace("prometheus=127.0.0.1:9405", "prometheus=127.0.0.1:" + port);
-        BrokerSpec spec = BrokerSpec.builder(KafkaVersion.of("3.9.2")).name("examples").kafkaOpts(opts)
+        KafkaVersion version = KafkaVersion.of("3.9.2");
+        remote = HarnessDirs.target().resolve("tiered").resolve("examples-remote-" + ProcessHandle.current().pid());
+        HarnessDirs.deleteQuietly(remote);
+        Files.createDirectories(remote);
+        BrokerSpec spec = BrokerSpec.builder(version).name("examples").kafkaOpts(opts)
+            .serverProperties(LocalTieredStorage.serverProperties(version, remote))
             // the mitigations' and captures' counters exist only with them on: set in the environment, so the
             // option string stays the snippet's
             .env("STALLSCOPE_MITIGATE", "prefetch")
@@ -63,16 +81,39 @@ class ExampleQueriesIT {
         KafkaClients.createTopic(broker, TOPIC, 1, KafkaClients.SMALL_SEGMENTS);
         assertThat(KafkaClients.produce(broker, TOPIC, RECORDS, RECORD_SIZE)).isEqualTo(RECORDS);
         assertThat(KafkaClients.consumeAll(broker, TOPIC, true, Duration.ofSeconds(60))).isEqualTo(RECORDS);
+        readTheRemoteTier();
         scrape = PrometheusScrape.scrape(port);
         Files.writeString(broker.workDir().resolve("examples-scrape.txt"), scrape.text());
         String log = Files.readString(broker.logFile());
         assertThat(log).contains("prometheus on http://127.0.0.1:" + port + "/metrics").contains("prefetch");
     }
 
+    /**
+     * The remote read path: a timestamp lookup that falls in the remote tier (answered on a request handler before
+     * Kafka 4.0), then a consumer from offset 0, whose first fetches are remote reads on the reader pool.
+     */
+    private void readTheRemoteTier() throws Exception {
+        KafkaClients.createTopic(broker, TIERED_TOPIC, 1, LocalTieredStorage.topicConfigs());
+        long producedFrom = System.currentTimeMillis();
+        assertThat(KafkaClients.produce(broker, TIERED_TOPIC, TIERED_RECORDS, RECORD_SIZE)).isEqualTo(TIERED_RECORDS);
+        Path local = broker.dataDir().resolve(TIERED_TOPIC + "-0");
+        assertThat(Polling.until(Duration.ofSeconds(90), () -> LocalTieredStorage.firstSegmentDeletedLocally(local),
+            gone -> gone)).as("the first segment of %s copied and deleted locally", local).isTrue();
+        TopicPartition first = new TopicPartition(TIERED_TOPIC, 0);
+        try (Admin admin = KafkaClients.admin(broker)) {
+            assertThat(admin.listOffsets(Map.of(first, OffsetSpec.forTimestamp(producedFrom))).partitionResult(first)
+                .get(1, TimeUnit.MINUTES).offset()).as("the first record's offset, in the remote tier").isZero();
+        }
+        assertThat(KafkaClients.consumeAll(broker, TIERED_TOPIC, true, Duration.ofSeconds(60))).isEqualTo(TIERED_RECORDS);
+    }
+
     @AfterAll
     void stop() {
         if (broker != null) {
             broker.close();
+        }
+        if (remote != null) {
+            HarnessDirs.deleteQuietly(remote);
         }
     }
 
@@ -86,21 +127,25 @@ class ExampleQueriesIT {
     @Test
     void alertQueriesNameOnlyWhatTheAgentServes() throws Exception {
         List<ExampleQueries.Query> queries = ExampleQueries.ruleQueries();
-        assertThat(queries).hasSize(5);
+        assertThat(queries).hasSize(7);
         assertThat(problems(queries)).isEmpty();
     }
 
-    /** The three stalls the alerts watch all happened under this load: their series have counts. */
+    /**
+     * The ops the stall alerts watch all happened under this load, the remote tier's on the roles the alerts name:
+     * their series have counts. A histogram's _bucket, _sum or _count is counted by its _count series.
+     */
     @Test
     void seriesTheAlertsWatchHaveData() throws Exception {
         for (ExampleQueries.Query q : ExampleQueries.ruleQueries()) {
             for (PromQl.Selector s : PromQl.parse(q.expr()).selectors()) {
-                if (!s.metric().endsWith("_bucket")) {
+                String histogram = s.metric().replaceFirst("_(bucket|sum|count)$", "");
+                if (histogram.equals(s.metric())) {
                     continue; // the advice-errors counter: zero on a healthy agent, its rule's tests are promtool's
                 }
                 double count = 0;
-                for (PrometheusScrape.Series series : scrape.series(s.metric())) {
-                    if (matches(s, series) && "+Inf".equals(series.labels().get("le"))) {
+                for (PrometheusScrape.Series series : scrape.series(histogram + "_count")) {
+                    if (matches(s, series)) {
                         count += series.value();
                     }
                 }

@@ -23,8 +23,8 @@ final class PairedOnlyMetrics {
     /** Each label of the pairing, and the label of stallscope_op_seconds whose values it takes. */
     private static final Map<String, String> VALUES_FROM = Map.of(
         "op", "op", "role", "role", "behind_op", "op", "behind_role", "role");
-    /** The agent's Scope labels, as docs/reference.md names them. */
-    private static final Set<String> SCOPES = Set.of("file", "log", "device");
+    /** The agent's Scope labels, as docs/reference.md names them: pool is a remote read queued behind the reader pool's reads. */
+    static final Set<String> SCOPES = Set.of("file", "log", "device", "pool");
 
     private PairedOnlyMetrics() {
     }

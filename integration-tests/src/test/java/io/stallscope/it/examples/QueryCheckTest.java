@@ -58,6 +58,30 @@ class QueryCheckTest {
             NO_PAIRING)).singleElement().asString().contains("groups by behind");
     }
 
+    /** A remote read's wait in the reader pool's queue pairs at scope pool (docs/tiered-storage.md), no other. */
+    @Test
+    void aQueuedRemoteReadPairsInThePool() {
+        PrometheusScrape tiered = PrometheusScrape.parse(NO_PAIRING.text() + """
+            stallscope_op_seconds_count{op="remote_queue_wait",role="other"} 5
+            stallscope_op_seconds_count{op="remote_read",role="other"} 5
+            """);
+        assertThat(QueryCheck.problems("q", "sum by (instance, behind_op, scope) (rate(stallscope_blocked_behind_seconds_total"
+            + "{op=\"remote_queue_wait\", scope=\"pool\"}[5m]))", tiered)).isEmpty();
+        assertThat(QueryCheck.problems("q", "rate(stallscope_blocked_behind_seconds_total{scope=\"reader_pool\"}[5m])", tiered))
+            .singleElement().asString().contains("never has scope=\"reader_pool\"");
+    }
+
+    /** Each scope the check accepts is one docs/reference.md names for the metric, in backquotes. */
+    @Test
+    void theScopesAreTheReferences() throws Exception {
+        String reference = java.nio.file.Files.readString(Examples.root().resolve("docs/reference.md"));
+        String row = reference.lines().filter(l -> l.startsWith("| `" + PairedOnlyMetrics.BLOCKED_BEHIND + "` |"))
+            .findFirst().orElseThrow();
+        for (String scope : PairedOnlyMetrics.SCOPES) {
+            assertThat(row).as("docs/reference.md names scope " + scope).contains("`" + scope + "`");
+        }
+    }
+
     @Test
     void anotherMetricMissingFromTheScrapeIsNotServed() {
         assertThat(QueryCheck.problems("q", "rate(stallscope_blocked_total[5m])", NO_PAIRING))

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +28,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,7 +70,7 @@ class RemoteReadIT {
             long producedFrom = System.currentTimeMillis();
             KafkaClients.produce(broker, TOPIC, RECORDS, 1024);
             Path local = broker.dataDir().resolve(TOPIC + "-0");
-            assertThat(Polling.until(Duration.ofSeconds(90), () -> firstSegmentGone(local), gone -> gone))
+            assertThat(Polling.until(Duration.ofSeconds(90), () -> LocalTieredStorage.firstSegmentDeletedLocally(local), gone -> gone))
                 .as("the first segment of %s copied and deleted locally", local).isTrue();
 
             // A timestamp in the remote tier: before 4.0 (KIP-1075) a request handler looks it up in remote storage
@@ -141,12 +139,6 @@ class RemoteReadIT {
                     ": behind remote_read [0-9.]+ ms( so far)? of tiered-[01] in the same reader pool on other thread "));
         } finally {
             HarnessDirs.deleteQuietly(remote);
-        }
-    }
-
-    private static boolean firstSegmentGone(Path partitionDir) throws IOException {
-        try (Stream<Path> files = Files.list(partitionDir)) {
-            return files.noneMatch(f -> f.getFileName().toString().equals("00000000000000000000.log"));
         }
     }
 }
