@@ -130,6 +130,63 @@ public final class Hooks {
         }
     }
 
+    /**
+     * A lookup of Kafka's remote index cache begins (RemoteIndexCache.getIndexEntry): a mark for
+     * {@link #indexCacheLookupEnded}, the thread's loads so far plus one; {@link #INACTIVE} when nothing is counted
+     * (no sink, or this failed), as the exit advice also gets it when the enter advice threw.
+     */
+    public static long indexCacheLookupStarted(int op) {
+        HookSession current = session;
+        if (current == null) {
+            return INACTIVE;
+        }
+        try {
+            return current.state().indexCacheLoads + 1;
+        } catch (Throwable t) {
+            current.failed(op, t);
+            return INACTIVE;
+        }
+    }
+
+    /**
+     * The remote index cache runs its loader on this thread (RemoteIndexCache.createCacheEntry, which Caffeine calls
+     * inside the lookup on a miss only): the lookup open on this thread is a miss, whether the load succeeds or not.
+     */
+    public static void indexCacheLoadStarted(int op) {
+        HookSession current = session;
+        if (current == null) {
+            return;
+        }
+        try {
+            current.state().indexCacheLoads++;
+        } catch (Throwable t) {
+            current.failed(op, t);
+        }
+    }
+
+    /**
+     * The lookup ended: a miss when a load began on this thread inside it, else a hit (the indexes were cached, or
+     * another thread was loading them and this one waited for that load). One that threw without a load (the cache
+     * was closed) is neither. Nothing is counted without a sink, or when the enter gave {@link #INACTIVE}.
+     */
+    public static void indexCacheLookupEnded(int op, long mark, Throwable thrown) {
+        if (mark == INACTIVE) {
+            return;
+        }
+        HookSession current = session;
+        if (current == null) {
+            return;
+        }
+        try {
+            boolean missed = current.state().indexCacheLoads + 1 != mark;
+            if (missed || thrown == null) {
+                current.sink.indexCacheLookup(!missed);
+            }
+        } catch (Throwable t) {
+            current.failed(op, t);
+        }
+    }
+
     public static void exit(int op, long start, Object subject, long bytes, Throwable thrown) {
         if (start == INACTIVE) {
             return;

@@ -12,4 +12,12 @@ public interface OpSink {
 
     /** An exception escaped the agent's own code inside advice: count it, never rethrow. */
     void adviceFailed(int op, Throwable error);
+
+    /**
+     * A lookup of Kafka's remote index cache ended (RemoteIndexCache.getIndexEntry): a hit, or a miss (the cache
+     * loaded the segment's indexes on this thread inside it). Counted, not timed; a sink that does not count them
+     * ignores it.
+     */
+    default void indexCacheLookup(boolean hit) {
+    }
 }

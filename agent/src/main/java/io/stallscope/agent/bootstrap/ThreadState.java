@@ -43,6 +43,11 @@ public final class ThreadState {
     public int open;
     /** Slow ops that ended inside an op still open, kept by the sink for the enclosing op's one log line. */
     public Object slowInner;
+    /**
+     * Loads of Kafka's remote index cache begun on this thread, ever (its misses, the loader runs on the looking-up
+     * thread): a lookup that ends with more than it began with missed ({@link Hooks#indexCacheLookupEnded}).
+     */
+    long indexCacheLoads;
 
     private final WeakReference<Thread> owner;
     @SuppressWarnings("unused") // through SEQ

@@ -45,6 +45,13 @@ public final class ReferenceTables {
                 + "on the same `file`, `log` (partition directory) or `device` (log dir or its device, and only an "
                 + "fsync or a read that did not wait as the slow op did), or, for a remote read's queue wait, a remote read "
                 + "holding the same `pool`; the slow-op line names it. No series until an op pairs"},
+        new String[] {"stallscope_remote_index_cache_total", "counter", "result (`hit`, `miss`)",
+            "lookups of Kafka's remote index cache (`RemoteIndexCache.getIndexEntry`, 3.6+: a remote read's offset "
+                + "lookup, its aborted transactions, a timestamp lookup), counted by `remote_index_lookup`: `miss` when "
+                + "the cache loaded the segment's indexes inside it, on its thread (a `remote_index_load`, failed or "
+                + "not), else `hit` (cached, or loaded meanwhile by another thread it waited for); a lookup that threw "
+                + "without a load (a closed cache) is neither. The hit ratio's query is in "
+                + "[tiered-storage.md](tiered-storage.md#remote-index-cache-hits-and-misses)"},
         new String[] {"stallscope_flush_noop_total", "counter", "op, role",
             "segment flushes with nothing new since the segment's last flush (KAFKA-132)"},
         new String[] {"stallscope_advice_errors_total", "counter", "op",
@@ -121,7 +128,12 @@ public final class ReferenceTables {
             .append(perOp.size()).append(" keys).\n");
 
         sb.append("\n### Ops\n\n| op | what is timed | roles it runs on |\n|---|---|---|\n");
+        List<String> counted = new ArrayList<>();
         for (InstrumentationPoint p : Points.all()) {
+            if (!p.timed()) {
+                counted.add("`" + p.opName() + "` (`" + p.describe() + "`, with `" + OpKind.name(p.op()) + "`)");
+                continue;
+            }
             List<String> roles = new ArrayList<>();
             for (ThreadRole r : OpKind.of(p.op()).roles()) {
                 roles.add(r.label());
@@ -129,6 +141,8 @@ public final class ReferenceTables {
             sb.append("| `").append(p.opName()).append("` | `").append(p.describe()).append("` | ")
                 .append(String.join(", ", roles)).append(" |\n");
         }
+        sb.append("\nCounted, not timed (a point of the start-up line, not an op: no histogram, line or event; on and off ")
+            .append("with the op it goes with in `ops=`): ").append(String.join(", ", counted)).append(".\n");
 
         sb.append("\n### Metrics\n\nLabels: `op` (above), `role` (");
         List<String> roles = new ArrayList<>();

@@ -4,12 +4,24 @@ import io.stallscope.agent.kafka.KafkaTarget;
 import io.stallscope.agent.model.OpKind;
 
 /**
- * One timing point: the op it reports as, the catalog entry it hooks, and the advice that times it.
- * What the method looks like in each Kafka is the catalog's business ({@code io.stallscope.agent.kafka}).
+ * One point: the op it reports as, the catalog entry it hooks, and the advice that times it (or, for a point that
+ * only counts, counts it). What the method looks like in each Kafka is the catalog's business
+ * ({@code io.stallscope.agent.kafka}).
  */
 public abstract class InstrumentationPoint {
-    /** The op this point reports as. */
+    /**
+     * The op this point reports as; for a point that is not {@link #timed()}, the op it goes with: that op's
+     * {@code ops=} entry switches it on and off, and its advice errors are counted under it.
+     */
     public abstract int op();
+
+    /**
+     * Whether the point times its op (one per op, in op order). False for a point that only counts calls, with a
+     * metric of its own and a name that is no op's ({@link RemoteIndexLookupPoint}).
+     */
+    public boolean timed() {
+        return true;
+    }
 
     /** The catalog entry: where the method lives and its shape. */
     public abstract KafkaTarget target();
@@ -22,6 +34,7 @@ public abstract class InstrumentationPoint {
         return target().describe();
     }
 
+    /** Its name in the start-up line: the op's, or a counting point's own. */
     public String opName() {
         return OpKind.name(op());
     }

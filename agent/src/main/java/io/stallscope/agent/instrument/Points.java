@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
-/** Every instrumentation point, in op order. */
+/** Every instrumentation point: the timing points in op order, then those that only count. */
 public final class Points {
     private Points() {
     }
@@ -31,6 +31,7 @@ public final class Points {
             new RemoteDeletePoint(),
             new RemoteQueueWaitPoint(),
             new RemoteReadPoint(),
-            new RemoteIndexLoadPoint()));
+            new RemoteIndexLoadPoint(),
+            new RemoteIndexLookupPoint()));
     }
 }

@@ -1,13 +1,14 @@
 package io.stallscope.agent.instrument;
 
 import io.stallscope.agent.bootstrap.Op;
-import io.stallscope.agent.instrument.advice.FirstArgAdvice;
+import io.stallscope.agent.instrument.advice.RemoteIndexLoadAdvice;
 import io.stallscope.agent.kafka.KafkaTarget;
 import io.stallscope.agent.kafka.KafkaTargets;
 
 /**
  * RemoteIndexCache.createCacheEntry: a miss of the remote index cache and the load of the segment's indexes; its
- * subject, the remote segment's metadata, names the partition. The op's count is the cache's misses.
+ * subject, the remote segment's metadata, names the partition. The op's count is the cache's misses; its advice also
+ * marks the lookup it runs in as a miss for {@link RemoteIndexLookupPoint}.
  */
 public final class RemoteIndexLoadPoint extends InstrumentationPoint {
     @Override
@@ -22,6 +23,6 @@ public final class RemoteIndexLoadPoint extends InstrumentationPoint {
 
     @Override
     public Class<?> advice() {
-        return FirstArgAdvice.class;
+        return RemoteIndexLoadAdvice.class;
     }
 }

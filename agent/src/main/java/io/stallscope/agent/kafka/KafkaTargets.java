@@ -169,6 +169,21 @@ public final class KafkaTargets {
         .since("3.6", REMOTE_READ_ABSENT)
         .build();
 
+    /**
+     * RemoteIndexCache.getIndexEntry(metadata), public: every lookup of the cache (lookupOffset, lookupTimestamp, and
+     * RemoteLogManager's aborted transactions of a read_committed remote read, in every version), which runs Caffeine's
+     * cache.get(id, loader) on the calling thread: a lookup with no {@link #REMOTE_INDEX_LOAD} begun inside it on its
+     * thread is a hit. kafka-storage from 3.6, one shape to 4.4 (javap); only where that load is, which tells a miss.
+     */
+    public static final KafkaTarget REMOTE_INDEX_LOOKUP = KafkaTarget.named("remote.indexCache.get",
+            "RemoteIndexCache.getIndexEntry(RemoteLogSegmentMetadata)")
+        .in(STORAGE + "RemoteIndexCache")
+        .shape(named("getIndexEntry").and(not(isStatic())).and(takesArguments(1))
+            .and(takesArgument(0, nameEndsWith(".RemoteLogSegmentMetadata"))))
+        .since("3.6", REMOTE_READ_ABSENT)
+        .verify(KafkaTargets::hasIndexLoad)
+        .build();
+
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
     public static final KafkaTarget FILE_CHANNEL_TRANSFER_TO = KafkaTarget.named("jdk.transferTo",
             "FileChannelImpl.transferTo(long,long,WritableByteChannel)")
@@ -452,7 +467,7 @@ public final class KafkaTargets {
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
             INDEX_REMAP_READ_LOCK, REMOTE_FETCH_SEGMENT, REMOTE_FETCH_INDEX, REMOTE_COPY, REMOTE_DELETE, REMOTE_READ_SUBMIT,
-            REMOTE_READ, REMOTE_INDEX_LOAD, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            REMOTE_READ, REMOTE_INDEX_LOAD, REMOTE_INDEX_LOOKUP, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 
@@ -477,6 +492,12 @@ public final class KafkaTargets {
             }
         }
         return type.getName() + " has no RemoteStorageFetchInfo field 'fetchInfo'";
+    }
+
+    /** The lookup counter tells a miss by the load inside it: without that method it would call every lookup a hit. */
+    private static String hasIndexLoad(TypeDescription type) {
+        return type.getDeclaredMethods().filter(REMOTE_INDEX_LOAD.shape()).isEmpty()
+            ? type.getName() + " has no " + REMOTE_INDEX_LOAD.describe() + " to tell a miss by" : null;
     }
 
     /** The transferTo advice reads FileChannelImpl's path field. */

@@ -39,6 +39,11 @@ public final class OpMetrics {
     public static final String BLOCKED_BEHIND = "stallscope.blocked.behind";
     /** stallscope_slow_ops_dropped_total: slow ops whose reporting was dropped, the agent's reporting thread being behind. */
     public static final String SLOW_OPS_DROPPED = "stallscope.slow.ops.dropped";
+    /**
+     * stallscope_remote_index_cache_total{result="hit"|"miss"}: lookups of Kafka's remote index cache, counted by
+     * the remote_index_lookup point (not timed: two series, where an op would need a histogram per role).
+     */
+    public static final String REMOTE_INDEX_CACHE = "stallscope.remote.index.cache";
 
     static final String OTHER_TOPIC = "_other";
     private static final int ROLES = ThreadRole.values().length;
@@ -48,6 +53,8 @@ public final class OpMetrics {
     private final List<BiConsumer<String[], OpHistogram>> seriesListeners = new CopyOnWriteArrayList<>();
     private final Counter[] adviceErrors = new Counter[Op.COUNT];
     private final Counter slowOpsDropped;
+    private final Counter indexCacheHits;
+    private final Counter indexCacheMisses;
     private final boolean topicLabels;
     private final int topicLabelsMax;
     /** The topic-partitions that have their own labels: at most topic.labels.max, first come. */
@@ -94,6 +101,8 @@ public final class OpMetrics {
         slowOpsDropped = Counter.builder(SLOW_OPS_DROPPED)
             .description("Slow ops whose line and pairing were dropped: the agent's reporting thread was behind")
             .register(registry);
+        indexCacheHits = indexCacheCounter(registry, "hit");
+        indexCacheMisses = indexCacheCounter(registry, "miss");
         if (registry instanceof PrometheusMeterRegistry) {
             ((PrometheusMeterRegistry) registry).getPrometheusRegistry().register(new HistogramCollector(this));
         }
@@ -162,6 +171,18 @@ public final class OpMetrics {
                 "behind_role", behindRole, "scope", scope)
             .description("Time slow ops overlapped the op they most likely waited behind (same file, log or device)")
             .register(registry).increment(overlapNanos / 1e9);
+    }
+
+    /** A lookup of Kafka's remote index cache: a hit, or a miss (its load is a remote_index_load). */
+    public void indexCacheLookup(boolean hit) {
+        (hit ? indexCacheHits : indexCacheMisses).increment();
+    }
+
+    private static Counter indexCacheCounter(MeterRegistry registry, String result) {
+        return Counter.builder(REMOTE_INDEX_CACHE).tag("result", result)
+            .description("Lookups of Kafka's remote index cache (RemoteIndexCache.getIndexEntry): hit, or miss (it"
+                + " loaded the segment's indexes, a remote_index_load)")
+            .register(registry);
     }
 
     public void slowOpDropped() {

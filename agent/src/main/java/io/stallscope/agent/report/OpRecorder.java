@@ -224,6 +224,12 @@ public final class OpRecorder implements OpSink {
         event.commit();
     }
 
+    /** Counted only: no line, no event, no culprit. */
+    @Override
+    public void indexCacheLookup(boolean hit) {
+        metrics.indexCacheLookup(hit);
+    }
+
     @Override
     public void adviceFailed(int op, Throwable error) {
         metrics.adviceFailed(op);

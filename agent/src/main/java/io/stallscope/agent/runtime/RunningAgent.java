@@ -18,6 +18,7 @@ import io.stallscope.agent.logdir.KnownLogDirs;
 import io.stallscope.agent.logging.BrokerLog;
 import io.stallscope.agent.mitigate.MitigationMetrics;
 import io.stallscope.agent.mitigate.Mitigations;
+import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRoles;
 import io.stallscope.agent.report.AgentInfo;
 import io.stallscope.agent.report.JmxExporter;
@@ -210,11 +211,13 @@ final class RunningAgent {
         return (nanos / 1_000_000.0) + " ms";
     }
 
-    private static List<PointPlan> plan(TargetResolver resolver, AgentOptions options, String bootstrapProblem) {
+    /** Package-private for the tests of the start-up line. */
+    static List<PointPlan> plan(TargetResolver resolver, AgentOptions options, String bootstrapProblem) {
         List<PointPlan> plans = new ArrayList<>();
         for (InstrumentationPoint point : Points.all()) {
             if (!options.opEnabled(point.op())) {
-                plans.add(PointPlan.disabled(point, "not in ops="));
+                plans.add(PointPlan.disabled(point, point.timed() ? "not in ops="
+                    : "goes with " + OpKind.name(point.op()) + ", not in ops="));
             } else if (point.target().inJdk() && bootstrapProblem != null) {
                 plans.add(PointPlan.disabled(point, "needs the bootstrap class path"));
             } else {

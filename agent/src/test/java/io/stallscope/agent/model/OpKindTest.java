@@ -40,7 +40,16 @@ class OpKindTest {
         }
         int i = 0;
         for (InstrumentationPoint p : Points.all()) {
-            assertThat(p.op()).isEqualTo(i++);
+            if (p.timed()) {
+                assertThat(i).as("the timing points first, one per op in op order").isLessThan(OpKind.count());
+                assertThat(p.op()).isEqualTo(i++);
+                assertThat(p.opName()).isEqualTo(OpKind.name(p.op()));
+            } else {
+                // a counting point: after every op's, named apart from every op, going with an op that has a point
+                assertThat(i).as(p.opName() + " after the timing points").isEqualTo(OpKind.count());
+                assertThat(labels).doesNotContain(p.opName());
+                assertThat(p.op()).isBetween(0, OpKind.count() - 1);
+            }
         }
         assertThat(i).isEqualTo(OpKind.count());
         assertThat(OpKind.byLabel("no_such_op")).isNull();

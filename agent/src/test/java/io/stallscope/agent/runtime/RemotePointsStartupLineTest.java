@@ -2,6 +2,7 @@ package io.stallscope.agent.runtime;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.stallscope.agent.config.AgentOptions;
 import io.stallscope.agent.instrument.InstrumentationPoint;
 import io.stallscope.agent.instrument.PointPlan;
 import io.stallscope.agent.instrument.Points;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RemotePointsStartupLineTest {
     private static final String[] REMOTE_OPS = {"remote_fetch", "remote_fetch_index", "remote_copy", "remote_delete"};
-    private static final String[] READ_OPS = {"remote_queue_wait", "remote_read", "remote_index_load"};
+    /** The remote read's points; remote_index_lookup counts the cache's lookups, with remote_index_load. */
+    private static final String[] READ_OPS = {"remote_queue_wait", "remote_read", "remote_index_load",
+        "remote_index_lookup"};
 
     @ParameterizedTest
     @ValueSource(strings = {"2.8.2", "3.4.1"})
@@ -60,7 +64,10 @@ class RemotePointsStartupLineTest {
         assertThat(line).contains("remote_queue_wait=" + pkg + "RemoteLogManager.asyncRead(")
             .contains("remote_read=" + pkg + "RemoteLogReader.call()Ljava/lang/Void;")
             .doesNotContain("RemoteLogReader.call()Ljava/lang/Object;")
-            .contains("remote_index_load=org.apache.kafka.storage.internals.log.RemoteIndexCache.createCacheEntry(");
+            .contains("remote_index_load=org.apache.kafka.storage.internals.log.RemoteIndexCache.createCacheEntry(")
+            .contains("remote_index_lookup=org.apache.kafka.storage.internals.log.RemoteIndexCache.getIndexEntry("
+                + "Lorg/apache/kafka/server/log/remote/storage/RemoteLogSegmentMetadata;)"
+                + "Lorg/apache/kafka/storage/internals/log/RemoteIndexCache$Entry;");
     }
 
     @ParameterizedTest
@@ -80,6 +87,23 @@ class RemotePointsStartupLineTest {
         }
     }
 
+    /** remote_index_lookup goes with remote_index_load, whose advice tells it a miss: ops= switches both, and says so. */
+    @Test
+    void theCacheLookupsAreCountedOnlyWithTheLoadInOps() throws Exception {
+        try (KafkaJars jars = KafkaJars.of("4.4.0")) {
+            TargetResolver resolver = new TargetResolver(jars.pool(), "4.4.0");
+            String without = StartupReport.line("active (premain)", RunningAgent.plan(resolver,
+                AgentOptions.parse("ops=remote_read", Map.of()), null), List.of("prometheus off"), List.of());
+            assertThat(without).contains("instrumented 1 of 22 points [remote_read=")
+                .contains("; remote_index_load (not in ops=)")
+                .contains("; remote_index_lookup (goes with remote_index_load, not in ops=)");
+            String with = StartupReport.line("active (premain)", RunningAgent.plan(resolver,
+                AgentOptions.parse("ops=remote_index_load", Map.of()), null), List.of("prometheus off"), List.of());
+            assertThat(with).contains("instrumented 2 of 22 points [remote_index_load=")
+                .contains(", remote_index_lookup=org.apache.kafka.storage.internals.log.RemoteIndexCache.getIndexEntry(");
+        }
+    }
+
     /**
      * The metric series a fresh agent exports before any op (those of every declared op and role): the remote ops'
      * are declared on the roles they run on only, and the total stays within 1,500.
@@ -95,7 +119,11 @@ class RemotePointsStartupLineTest {
         assertThat(series).isLessThanOrEqualTo(1500);
         assertThat(scrape).contains("stallscope_op_seconds_count{op=\"remote_fetch\",role=\"request_handler\"} 0")
             .doesNotContain("op=\"remote_copy\",role=\"request_handler\"")
-            .doesNotContain("op=\"remote_fetch\",role=\"network\"");
+            .doesNotContain("op=\"remote_fetch\",role=\"network\"")
+            // the remote index cache's lookups: a counter pair, no histogram
+            .contains("stallscope_remote_index_cache_total{result=\"hit\"} 0.0")
+            .contains("stallscope_remote_index_cache_total{result=\"miss\"} 0.0")
+            .doesNotContain("op=\"remote_index_lookup\"");
     }
 
     private static String startupLine(String version) {

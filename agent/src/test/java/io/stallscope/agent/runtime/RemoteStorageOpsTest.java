@@ -102,22 +102,40 @@ class RemoteStorageOpsTest extends UsesHooks {
 
     /**
      * Kafka's RemoteIndexCache (3.6+) over the same wrapper and plugin: a lookup in a segment not cached loads its
-     * indexes (a miss: remote_index_load, with the plugin's fetchIndex calls inside), a second lookup finds them (a
-     * hit: nothing timed), and both return what they return without the agent.
+     * indexes (a miss: remote_index_load, with the plugin's fetchIndex calls inside), later lookups find them (hits:
+     * counted, nothing timed); a lookup of a segment the remote tier does not have fails in its load (a miss all the
+     * same, on a handler), and one in the closed cache throws before the cache is asked (neither). Every lookup
+     * returns or throws what it does without the agent.
      */
     @ParameterizedTest
     @ValueSource(strings = {"3.6.2", "3.9.2", "4.1.2", "4.4.0"})
-    void aRemoteIndexCacheMissIsTimedAsItsLoad(String version, @TempDir Path tmp) throws Exception {
+    void aRemoteIndexCacheMissIsTimedAsItsLoadAndEveryLookupCountedAsHitOrMiss(String version, @TempDir Path tmp)
+        throws Exception {
         Path local = Files.createDirectories(tmp.resolve("log/orders-3"));
         String cache = "org.apache.kafka.storage.internals.log.RemoteIndexCache";
         Map<String, byte[]> woven = Map.of(WRAPPER, WovenKafka.weave(version, WRAPPER, wrapperAdvice()),
-            cache, WovenKafka.weave(version, cache, PointAdvice.of(KafkaTargets.REMOTE_INDEX_LOAD)));
-        List<Object> stock = run(version, Map.of(), kafka -> lookUpTwice(kafka, local, tmp.resolve("stock")));
-        List<Object> withAgent = run(version, woven, kafka -> lookUpTwice(kafka, local, tmp.resolve("agent")));
+            cache, WovenKafka.weave(version, cache,
+                PointAdvice.of(KafkaTargets.REMOTE_INDEX_LOAD, KafkaTargets.REMOTE_INDEX_LOOKUP)));
+        List<Object> stock = run(version, Map.of(), kafka -> lookUp(kafka, local, tmp.resolve("stock"), () -> { }));
+        List<String> counted = new ArrayList<>();
+        List<Object> withAgent = run(version, woven,
+            kafka -> lookUp(kafka, local, tmp.resolve("agent"), () -> counted.add(indexCacheCounters())));
 
         assertThat(withAgent).isEqualTo(stock);
+        assertThat(withAgent.get(3)).asString().startsWith("threw ");
+        assertThat(withAgent.get(4)).isEqualTo("threw java.lang.IllegalStateException");
+        assertThat(counted).as("the cache's counters after each lookup").containsExactly(
+            "hit=0.0 miss=1.0", // the first lookup loads the segment's indexes
+            "hit=1.0 miss=1.0", // then the offset's lookup finds them
+            "hit=2.0 miss=1.0", // and a timestamp's
+            "hit=2.0 miss=2.0", // a segment not in the remote tier: its load fails, a miss
+            "hit=2.0 miss=2.0"); // the closed cache: thrown before a hit or a miss
         String scrape = registry.scrape();
-        assertThat(scrape).contains("stallscope_op_seconds_count{op=\"remote_index_load\",role=\"other\"} 1");
+        assertThat(scrape).contains("stallscope_op_seconds_count{op=\"remote_index_load\",role=\"other\"} 1")
+            .contains("stallscope_op_seconds_count{op=\"remote_index_load\",role=\"request_handler\"} 1")
+            .contains("stallscope_op_errors_total{op=\"remote_index_load\",role=\"request_handler\"} 1.0")
+            .contains("stallscope_advice_errors_total{op=\"remote_index_load\"} 0.0")
+            .doesNotContain("op=\"remote_index_lookup\"");
         assertThat(linesOf(READER)).filteredOn(l -> l.startsWith("slow op=remote_index_load ")).singleElement()
             .asString().contains(" role=other topic=orders partition=3 path=remote:orders-3/00000000000000000100-");
         // inside the load, on the same thread: the plugin's fetches of the offset, time and transaction indexes (none
@@ -126,6 +144,14 @@ class RemoteStorageOpsTest extends UsesHooks {
             .contains("stallscope_op_errors_total{op=\"remote_fetch_index\",role=\"other\"} 1.0");
         assertThat(linesOf(READER)).singleElement().asString()
             .containsPattern(" inner=remote_fetch_index:[0-9.]+ms,remote_fetch_index:[0-9.]+ms,remote_fetch_index:[0-9.]+ms$");
+    }
+
+    /** stallscope_remote_index_cache_total's two series, as "hit=H miss=M". */
+    private String indexCacheCounters() {
+        Map<String, String> values = new HashMap<>();
+        registry.scrape().lines().filter(l -> l.startsWith("stallscope_remote_index_cache_total{result=\""))
+            .forEach(l -> values.put(l.substring(l.indexOf('"') + 1, l.lastIndexOf('"')), l.substring(l.lastIndexOf(' ') + 1)));
+        return "hit=" + values.get("hit") + " miss=" + values.get("miss");
     }
 
     /** What the calls do on Kafka's classes, as one run sees them. */
@@ -160,8 +186,12 @@ class RemoteStorageOpsTest extends UsesHooks {
             KafkaTargets.REMOTE_DELETE);
     }
 
-    /** Copies a segment with empty (valid) indexes, then looks an offset up twice in a fresh RemoteIndexCache. */
-    private static List<Object> lookUpTwice(WovenKafka kafka, Path local, Path dir) throws Exception {
+    /**
+     * Copies a segment with empty (valid) indexes, then, in a fresh RemoteIndexCache, looks an offset up twice and a
+     * timestamp once in it, an offset in a segment never copied (on a handler), and an offset once the cache is
+     * closed; {@code afterEach} runs after each lookup.
+     */
+    private static List<Object> lookUp(WovenKafka kafka, Path local, Path dir, Runnable afterEach) throws Exception {
         Files.write(local.resolve("00000000000000000100.log"), RECORDS);
         Files.write(local.resolve("00000000000000000100.index"), new byte[0]);
         Files.write(local.resolve("00000000000000000100.timeindex"), new byte[0]);
@@ -179,6 +209,7 @@ class RemoteStorageOpsTest extends UsesHooks {
         call(rsm, "configure", new Class<?>[] {Map.class}, config);
         Object topicId = kafka.kafkaClass("org.apache.kafka.common.Uuid").getMethod("randomUuid").invoke(null);
         Object segment = metadata(kafka, topicId, 3, 100L);
+        Object missing = metadata(kafka, topicId, 7, 0L);
         Object data = kafka.kafkaClass(PKG + "LogSegmentData").getConstructor(Path.class, Path.class, Path.class,
                 Optional.class, Path.class, ByteBuffer.class)
             .newInstance(local.resolve("00000000000000000100.log"), local.resolve("00000000000000000100.index"),
@@ -199,13 +230,31 @@ class RemoteStorageOpsTest extends UsesHooks {
         }
         assertThat(cache).as("RemoteIndexCache's constructor").isNotNull();
         Object theCache = cache;
-        Method lookup = cacheType.getMethod("lookupOffset", meta, long.class);
+        Method offset = cacheType.getMethod("lookupOffset", meta, long.class);
+        Method timestamp = cacheType.getMethod("lookupTimestamp", meta, long.class, long.class);
         List<Object> results = new ArrayList<>();
-        results.add(onThread(READER, () -> lookup.invoke(theCache, segment, 105L)));
-        results.add(onThread(READER, () -> lookup.invoke(theCache, segment, 105L)));
+        results.add(onThread(READER, () -> offset.invoke(theCache, segment, 105L)));
+        afterEach.run();
+        results.add(onThread(READER, () -> offset.invoke(theCache, segment, 105L)));
+        afterEach.run();
+        results.add(onThread(READER, () -> timestamp.invoke(theCache, segment, 1_000L, 100L)));
+        afterEach.run();
+        results.add(onThread(HANDLER, () -> thrownBy(() -> offset.invoke(theCache, missing, 5L))));
+        afterEach.run();
         cacheType.getMethod("close").invoke(cache);
+        results.add(onThread(READER, () -> thrownBy(() -> offset.invoke(theCache, segment, 105L))));
+        afterEach.run();
         call(rsm, "close", new Class<?>[0]);
         return results;
+    }
+
+    /** What a reflective call returned, or "threw " and the class of what it threw. */
+    private static Object thrownBy(Callable<Object> call) throws Exception {
+        try {
+            return call.call();
+        } catch (InvocationTargetException e) {
+            return "threw " + e.getCause().getClass().getName();
+        }
     }
 
     /**
