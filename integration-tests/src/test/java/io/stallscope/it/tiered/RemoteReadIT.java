@@ -127,6 +127,13 @@ class RemoteReadIT {
                             || l.contains("slow op=remote_read ") && l.matches(".* inner=(.*,)?" + op + ":.*")));
                 }
             }
+            // every remote read looks its segment's indexes up in the cache: each segment's first lookup loads them
+            double misses = scrape.sum("stallscope_remote_index_cache_total", Map.of("result", "miss"));
+            double hits = scrape.sum("stallscope_remote_index_cache_total", Map.of("result", "hit"));
+            System.out.printf("remote index cache: %.0f hits, %.0f misses%n", hits, misses);
+            assertThat(misses).as("cache misses, against remote_index_load's count").isEqualTo(
+                scrape.sum(PrometheusScrape.OP_SECONDS + "_count", Map.of("op", "remote_index_load")));
+            assertThat(hits).as("cache hits: %d consumers read the same segments", CONSUMERS + 1).isPositive();
             lines.stream().filter(l -> l.contains("slow op=remote_read ")).limit(2).forEach(l -> System.out.println("  " + l));
             // a queued read is behind a read that held the pool's one thread, or behind nothing
             List<String> waits = lines.stream().filter(l -> l.contains("slow op=remote_queue_wait ")).toList();
