@@ -378,7 +378,7 @@ class ExampleFilesTest {
             .anyMatch(e -> e.contains("histogram_quantile(0.999") && e.contains("op=\"records_append\", role=\"request_handler\""))
             .anyMatch(e -> e.contains("snapshot_write") && e.contains("role=\"request_handler\""))
             .anyMatch(e -> e.contains("op=\"remote_queue_wait\", role=\"other\""))
-            .anyMatch(e -> e.contains("op=~\"remote_fetch|remote_fetch_index\", role=\"request_handler\""));
+            .anyMatch(e -> e.contains("op=~\"remote_index_load|remote_fetch\", role=\"request_handler\""));
         for (ExampleQueries.Rule r : rules) {
             assertThat(r.alert()).as("alerting rule").isNotBlank();
             assertThat(r.forDuration()).as(r.alert() + " for:").matches("\\d+[smh]");
