@@ -65,6 +65,10 @@ public record Finding(String kind, String summary, List<String> threads, List<St
     public static final String INDEX_UNMAP_STORM = "index-resize-unmap-storm";
     public static final String CONTENDED_LOCKS = "contended-locks";
     public static final String WRITE_BEHIND_SENDFILE = "write-behind-sendfile";
+    /** Remote reads queued in the remote-log-reader pool while other remote reads held every pool thread. */
+    public static final String REMOTE_READER_POOL_SATURATED = "remote-reader-pool-saturated";
+    /** A request handler in the tiered-storage plugin's calls (a ListOffsets by timestamp before Kafka 4.0). */
+    public static final String HANDLER_BLOCKED_ON_REMOTE_STORAGE = "request-handler-blocked-on-remote-storage";
     /** Background work (scheduler flushes, the log cleaner) no request-path thread waited on, folded into one. */
     public static final String BACKGROUND_IO = "background-io";
 }

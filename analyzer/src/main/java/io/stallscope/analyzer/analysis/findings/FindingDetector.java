@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Names the stall patterns operators hunt, each with its evidence, the one explaining most stall time first. */
 public final class FindingDetector {
@@ -42,7 +43,13 @@ public final class FindingDetector {
 
     public List<Finding> detect() {
         List<Finding> out = new ArrayList<>();
-        new SpanFindings(a, stalls).add(out);
+        // the tiered-storage findings first: the spans they tell (a queued remote read, a handler's plugin call) are no slow-op
+        Set<io.stallscope.analyzer.model.Span> told = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        List<Finding> remote = new ArrayList<>();
+        new ReaderPoolSaturation(a).add(remote, told);
+        new HandlerBlockedOnRemote(a).add(remote, told);
+        new SpanFindings(a, stalls, told).add(out);
+        out.addAll(remote);
         new WriteBehindSendfile(a).add(out);
         holdersInFileIo(out);
         threadActivity(out);

@@ -36,15 +36,19 @@ final class SpanFindings {
     private final Analysis a;
     private final Recording rec;
     private final List<SpanStalls.Stall> stalls;
+    /** Spans another finding tells with the rest of their stall (a queued remote read): no slow-op of their own. */
+    private final Set<Span> told;
 
-    SpanFindings(Analysis a, List<SpanStalls.Stall> stalls) {
+    SpanFindings(Analysis a, List<SpanStalls.Stall> stalls, Set<Span> told) {
         this.a = a;
         this.rec = a.recording();
         this.stalls = stalls;
+        this.told = told;
     }
 
     void add(List<Finding> out) {
         Set<Span> anchored = Collections.newSetFromMap(new IdentityHashMap<>());
+        anchored.addAll(told);
         List<SpanStalls.Stall> stalls = this.stalls.stream().filter(s -> !KafkaThreads.isTool(rec.threadName(s.span.thread()))).toList();
         List<List<SpanStalls.Stall>> groups = nested(stalls);
         List<Finding> stalledOps = new ArrayList<>();
