@@ -52,14 +52,7 @@ final class SafepointHolder {
 
     /** One thread's ops as {@link ThreadState#read} copied them. */
     static final class Candidate {
-        /** The inverse of {@link #toNanoTime}. */
-    static long toEpochNanos(long nanoTime) {
-        long nano = System.nanoTime();
-        java.time.Instant now = java.time.Instant.now();
-        return nanoTime - nano + now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    }
-
-    final String thread;
+        final String thread;
         final OpTrace trace;
 
         Candidate(String thread, OpTrace trace) {
@@ -110,6 +103,43 @@ final class SafepointHolder {
             }
         }
         return best;
+    }
+
+    /**
+     * For several safepoints merged between two reads of HotSpot's counters: where in [windowStart, windowEnd] the
+     * slow one fell is not known, only that it took at least {@code minCoverNanos} (the merged sync time over the
+     * safepoints, less the slack). The holder is then the lookup that overlapped the window for at least that long,
+     * the longest when several did; a thread parked in the remap-lock wait for that long held nothing up. Null when no
+     * lookup did.
+     */
+    static SafepointHolder findWithin(long windowStart, long windowEnd, long minCoverNanos, List<Candidate> threads) {
+        SafepointHolder best = null;
+        long bestOverlap = 0;
+        for (Candidate c : threads) {
+            OpTrace t = c.trace;
+            boolean parked = false;
+            for (int i = 0; i < t.size() && !parked; i++) {
+                parked = t.op(i) == Op.INDEX_REMAP_WAIT && overlap(t.start(i), t.end(i), windowStart, windowEnd) >= minCoverNanos;
+            }
+            if (parked) {
+                continue;
+            }
+            for (int i = 0; i < t.size(); i++) {
+                if (t.op(i) != Op.INDEX_LOOKUP) {
+                    continue;
+                }
+                long overlap = overlap(t.start(i), t.end(i), windowStart, windowEnd);
+                if (overlap >= minCoverNanos && overlap > bestOverlap) {
+                    best = new SafepointHolder(c.thread, t.op(i), t.start(i), t.end(i), SubjectPaths.pathOf(t.subject(i)));
+                    bestOverlap = overlap;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static long overlap(long start, long end, long windowStart, long windowEnd) {
+        return Math.min(end == OpTrace.RUNNING ? windowEnd : end, windowEnd) - Math.max(start, windowStart);
     }
 
     private static boolean parkedThrough(OpTrace t, long syncStartNanos, long syncEndNanos, long slackNanos) {

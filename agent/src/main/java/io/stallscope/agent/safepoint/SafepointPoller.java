@@ -35,10 +35,13 @@ final class SafepointPoller implements AutoCloseable {
         long[] after = new long[3];
         try {
             counters.read(before);
+            long previousRead = System.nanoTime();
             while (running) {
                 LockSupport.parkNanos(INTERVAL_NANOS);
                 counters.read(after);
-                between(before, after, System.nanoTime(), counters.nanosPerTick(), out);
+                long read = System.nanoTime();
+                between(before, after, previousRead, read, counters.nanosPerTick(), out);
+                previousRead = read;
                 long[] t = before;
                 before = after;
                 after = t;
@@ -49,12 +52,14 @@ final class SafepointPoller implements AutoCloseable {
     }
 
     /**
-     * The syncs between two reads, {safepoints, sync ticks, whole ticks} each; {@code readNanos} is when the second
-     * was taken. One safepoint is one sync, placed to end where the safepoint's operation began. Several are one
-     * merged sync of their summed time: the counters do not say how it split between them. Nothing while the tick's
-     * length is not known yet ({@code nanosPerTick} 0: the first moments of the JVM).
+     * The syncs between two reads, {safepoints, sync ticks, whole ticks} each, taken at {@code previousReadNanos} and
+     * {@code readNanos}. One safepoint is one sync, placed to end where the safepoint's operation began. Several are
+     * one merged sync of their summed time: the counters do not say how it split between them, nor where each fell
+     * between the reads, so its holder is looked for over that whole window ({@link SafepointHolder#findWithin}).
+     * Nothing while the tick's length is not known yet ({@code nanosPerTick} 0: the first moments of the JVM).
      */
-    static void between(long[] before, long[] after, long readNanos, double nanosPerTick, Consumer<SafepointSync> out) {
+    static void between(long[] before, long[] after, long previousReadNanos, long readNanos, double nanosPerTick,
+                        Consumer<SafepointSync> out) {
         long safepoints = after[0] - before[0];
         if (safepoints <= 0 || nanosPerTick <= 0) {
             return;
@@ -66,7 +71,7 @@ final class SafepointPoller implements AutoCloseable {
         long end = whole >= sync && safepoints == 1 ? readNanos - (whole - sync) : readNanos;
         long start = end - sync;
         out.accept(new SafepointSync(after[0], SafepointHolder.toEpochNanos(start), sync, UNNAMED, -1, -1,
-            (int) Math.min(safepoints, Integer.MAX_VALUE), SLACK_NANOS));
+            (int) Math.min(safepoints, Integer.MAX_VALUE), SLACK_NANOS, safepoints > 1 ? previousReadNanos : 0));
     }
 
     @Override

@@ -21,6 +21,11 @@ public final class SafepointSync {
     final int safepoints;
     /** How far off its place in time may be: JFR's clock against nanoTime, or the counters' poll. */
     final long slackNanos;
+    /**
+     * For a merged sync ({@code safepoints} > 1), the nanoTime of the counters' read before it: its safepoints fell
+     * between that read and the one that saw them; 0 otherwise.
+     */
+    final long windowStartNanos;
 
     SafepointSync(long safepointId, long startEpochNanos, long syncNanos, String operation, int initialRunning,
                   int totalThreads) {
@@ -30,6 +35,12 @@ public final class SafepointSync {
 
     SafepointSync(long safepointId, long startEpochNanos, long syncNanos, String operation, int initialRunning,
                   int totalThreads, int safepoints, long slackNanos) {
+        this(safepointId, startEpochNanos, syncNanos, operation, initialRunning, totalThreads, safepoints, slackNanos, 0);
+    }
+
+    SafepointSync(long safepointId, long startEpochNanos, long syncNanos, String operation, int initialRunning,
+                  int totalThreads, int safepoints, long slackNanos, long windowStartNanos) {
+        this.windowStartNanos = windowStartNanos;
         this.safepointId = safepointId;
         this.startEpochNanos = startEpochNanos;
         this.syncNanos = syncNanos;

@@ -8,6 +8,7 @@ import jdk.jfr.consumer.RecordedEvent;
 
 import java.lang.instrument.Instrumentation;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -81,8 +82,14 @@ public final class SafepointTiming implements AutoCloseable {
                 slowPath.execute(() -> {
                     // looked for as soon as the JVM's events arrive: a thread's ring keeps only its last long ops
                     long start = SafepointHolder.toNanoTime(sync.startEpochNanos);
-                    SafepointHolder holder = SafepointHolder.find(start, start + sync.syncNanos, sync.slackNanos,
-                        SafepointHolder.liveThreads(ThreadRegistry.live()));
+                    List<SafepointHolder.Candidate> threads = SafepointHolder.liveThreads(ThreadRegistry.live());
+                    // a merged sync's slow safepoint fell somewhere between two reads (nanoTime both, no slack but the
+                    // clocks'): the one that took at least its share was held up by a lookup that overlapped the window
+                    // as long
+                    SafepointHolder holder = sync.windowStartNanos != 0
+                        ? SafepointHolder.findWithin(sync.windowStartNanos, start + sync.syncNanos,
+                            sync.syncNanos / sync.safepoints - SafepointHolder.SLACK_NANOS, threads)
+                        : SafepointHolder.find(start, start + sync.syncNanos, sync.slackNanos, threads);
                     if (jfrEvents) {
                         commit(sync, holder);
                     }

@@ -6,6 +6,7 @@ import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.LogLines;
+import io.stallscope.it.broker.PartitionFiles;
 import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.examples.Examples;
 import io.stallscope.it.mitigate.LatencyProducer;
@@ -19,7 +20,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Time to safepoint from page faults in cold memory-mapped indexes, on a real slow disk (issue 54). A fresh loop-device
@@ -192,9 +192,6 @@ final class ColdIndexScenario {
     }
 
     private static List<Path> files(Path dataDir, String... suffixes) throws IOException {
-        try (Stream<Path> s = Files.walk(dataDir)) {
-            return s.filter(p -> p.getParent().getFileName().toString().startsWith(COLD + "-"))
-                .filter(p -> Stream.of(suffixes).anyMatch(x -> p.getFileName().toString().endsWith(x))).sorted().toList();
-        }
+        return PartitionFiles.of(dataDir, COLD, suffixes);
     }
 }

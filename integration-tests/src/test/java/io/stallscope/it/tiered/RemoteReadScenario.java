@@ -8,6 +8,7 @@ import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
 import io.stallscope.it.broker.LocalKafkaBroker;
 import io.stallscope.it.broker.LogLines;
+import io.stallscope.it.broker.PartitionFiles;
 import io.stallscope.it.broker.LocalTieredStorage;
 import io.stallscope.it.broker.PrometheusScrape;
 import io.stallscope.it.mitigate.LatencyProducer;
@@ -196,10 +197,7 @@ final class RemoteReadScenario {
     }
 
     private static int localSegments(Path dataDir) throws IOException {
-        try (Stream<Path> s = Files.walk(dataDir)) {
-            return (int) s.filter(p -> p.getParent().getFileName().toString().startsWith(TIERED + "-"))
-                .filter(p -> p.getFileName().toString().endsWith(".log")).count();
-        }
+        return PartitionFiles.of(dataDir, TIERED, ".log").size();
     }
 
     private static List<Path> files(Path dir) throws IOException {
