@@ -117,6 +117,14 @@ public final class Hooks {
      * of its own (no enclosing op's inner time, nothing on the open stack); its duration is never negative.
      */
     public static void waited(int op, long since, Object subject) {
+        waited(op, since, subject, null);
+    }
+
+    /**
+     * As {@link #waited(int, long, Object)}, for a wait that did not end in the task's run: {@code ended} says how (a
+     * marker the sink counts as the op's failure, e.g. a queued read cancelled when its fetch expired), or null.
+     */
+    public static void waited(int op, long since, Object subject, Throwable ended) {
         HookSession current = session;
         if (current == null) {
             return;
@@ -124,9 +132,17 @@ public final class Hooks {
         try {
             long end = System.nanoTime();
             long start = end - since < 0 ? end : since;
-            current.sink.record(op, start, end - start, subject, -1L, null, current.state());
+            current.sink.record(op, start, end - start, subject, -1L, ended, current.state());
         } catch (Throwable t) {
             current.failed(op, t);
+        }
+    }
+
+    /** An exception in the agent's own code called from advice outside these hooks: counted, never rethrown. */
+    public static void failed(int op, Throwable error) {
+        HookSession current = session;
+        if (current != null) {
+            current.failed(op, error);
         }
     }
 

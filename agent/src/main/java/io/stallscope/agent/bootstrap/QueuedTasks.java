@@ -5,8 +5,9 @@ import java.util.Map;
 
 /**
  * When each queued task was handed to its pool, by the task's own object (by identity: Kafka's RemoteStorageFetchInfo
- * is a record from 4.2, equal to another read's of the same partition and offset), until a pool thread takes it up. A
- * task that never runs (the pool rejected it, the broker stopped) stays until the table is full, then the table is
+ * is a record from 4.2, equal to another read's of the same partition and offset), until a pool thread takes it up, or
+ * it is cancelled in the queue and that is seen ({@link #cancelled}: a remote read whose fetch expired). A task that
+ * never runs otherwise (the pool rejected it, the broker stopped) stays until the table is full, then the table is
  * emptied: waits are lost, never memory. On the bootstrap class path with the hooks: keep it free of dependencies.
  */
 public final class QueuedTasks {
@@ -45,6 +46,25 @@ public final class QueuedTasks {
         }
         if (since != null) {
             Hooks.waited(op, since, task);
+        }
+    }
+
+    /**
+     * The task was cancelled before a pool thread took it up (its Future is cancelled and it is still queued here): its
+     * wait so far is recorded as {@code op} on this thread, the one that cancelled it, ended by {@code why} (the sink
+     * counts it as the op's failure), and its entry goes. Nothing when it is not here: it started (its wait was
+     * recorded then), or its submission was not seen.
+     */
+    public static void cancelled(int op, Object task, Throwable why) {
+        if (task == null) {
+            return;
+        }
+        Long since;
+        synchronized (SUBMITTED) {
+            since = SUBMITTED.remove(task);
+        }
+        if (since != null) {
+            Hooks.waited(op, since, task, why);
         }
     }
 

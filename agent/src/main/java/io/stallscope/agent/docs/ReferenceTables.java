@@ -33,7 +33,9 @@ public final class ReferenceTables {
             "with `topic.labels=true` only: the first `topic.labels.max` topic-partitions seen, the rest as "
                 + "`topic=\"_other\"`"},
         new String[] {"stallscope_op_bytes_total", "counter", "op, role", "bytes moved, for ops that report them"},
-        new String[] {"stallscope_op_errors_total", "counter", "op, role", "ops that threw (still timed)"},
+        new String[] {"stallscope_op_errors_total", "counter", "op, role",
+            "ops that threw, and `remote_queue_wait`s whose read was cancelled in the queue when its fetch expired "
+                + "(still timed)"},
         new String[] {"stallscope_slow_ops_total", "counter", "op, role", "ops at or over their slow threshold"},
         new String[] {"stallscope_slow_ops_dropped_total", "counter", "",
             "slow ops whose line and pairing were dropped because the agent's reporting thread was behind (more than "
@@ -129,9 +131,11 @@ public final class ReferenceTables {
 
         sb.append("\n### Ops\n\n| op | what is timed | roles it runs on |\n|---|---|---|\n");
         List<String> counted = new ArrayList<>();
+        List<String> ending = new ArrayList<>();
         for (InstrumentationPoint p : Points.all()) {
             if (!p.timed()) {
-                counted.add("`" + p.opName() + "` (`" + p.describe() + "`, with `" + OpKind.name(p.op()) + "`)");
+                (p.counts() ? counted : ending).add("`" + p.opName() + "` (`" + p.describe() + "`, with `"
+                    + OpKind.name(p.op()) + "`)");
                 continue;
             }
             List<String> roles = new ArrayList<>();
@@ -143,6 +147,9 @@ public final class ReferenceTables {
         }
         sb.append("\nCounted, not timed (a point of the start-up line, not an op: no histogram, line or event; on and off ")
             .append("with the op it goes with in `ops=`): ").append(String.join(", ", counted)).append(".\n");
+        sb.append("\nEnding waits of another point's op (a point of the start-up line, not an op: it times nothing of ")
+            .append("its own, and ends, as that op failed, a wait whose task was cancelled before it ran; on and off ")
+            .append("with that op in `ops=`): ").append(String.join(", ", ending)).append(".\n");
 
         sb.append("\n### Metrics\n\nLabels: `op` (above), `role` (");
         List<String> roles = new ArrayList<>();

@@ -16,11 +16,17 @@ public abstract class InstrumentationPoint {
     public abstract int op();
 
     /**
-     * Whether the point times its op (one per op, in op order). False for a point that only counts calls, with a
-     * metric of its own and a name that is no op's ({@link RemoteIndexLookupPoint}).
+     * Whether the point times its op (one per op, in op order). False for a point with a name that is no op's that only
+     * counts calls, with a metric of its own ({@link RemoteIndexLookupPoint}), or only ends waits of its op that
+     * another point began ({@link RemoteFetchExpiryPoint}).
      */
     public boolean timed() {
         return true;
+    }
+
+    /** For a point that is not {@link #timed()}: whether it counts calls (else it ends its op's waits). */
+    public boolean counts() {
+        return !timed();
     }
 
     /** The catalog entry: where the method lives and its shape. */

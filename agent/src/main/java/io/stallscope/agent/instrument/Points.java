@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
-/** Every instrumentation point: the timing points in op order, then those that only count. */
+/** Every instrumentation point: the timing points in op order, then those that time nothing of their own. */
 public final class Points {
     private Points() {
     }
@@ -32,6 +32,7 @@ public final class Points {
             new RemoteQueueWaitPoint(),
             new RemoteReadPoint(),
             new RemoteIndexLoadPoint(),
-            new RemoteIndexLookupPoint()));
+            new RemoteIndexLookupPoint(),
+            new RemoteFetchExpiryPoint()));
     }
 }

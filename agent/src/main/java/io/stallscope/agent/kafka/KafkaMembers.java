@@ -45,6 +45,17 @@ public final class KafkaMembers {
     public static final String REMOTE_FETCH_INFO_PARTITION = "topicPartition";
 
     /**
+     * DelayedRemoteFetch (3.6+), a fetch waiting in the purgatory for its remote reads, read as it expires: each read's
+     * Future and the fetchInfo asyncRead was handed, as the private fields remoteFetchTask and remoteFetchInfo (one
+     * read; kafka.server, Scala, 3.6-4.1) or the maps by partition remoteFetchTasks and remoteFetchInfos
+     * (org.apache.kafka.server.purgatory, Java, 4.2+).
+     */
+    public static final String DELAYED_REMOTE_FETCH_TASK = "remoteFetchTask";
+    public static final String DELAYED_REMOTE_FETCH_INFO = "remoteFetchInfo";
+    public static final String DELAYED_REMOTE_FETCH_TASKS = "remoteFetchTasks";
+    public static final String DELAYED_REMOTE_FETCH_INFOS = "remoteFetchInfos";
+
+    /**
      * How an op's subject leads to its file, tried in this order on each class: FileRecords.file(),
      * AbstractIndex.file(), the JDK's FileChannelImpl.path, UnifiedLog.dir(), ProducerStateManager.logDir() (and
      * _logDir in Scala), LogSegment.log().

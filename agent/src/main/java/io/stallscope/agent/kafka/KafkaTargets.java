@@ -184,6 +184,23 @@ public final class KafkaTargets {
         .verify(KafkaTargets::hasIndexLoad)
         .build();
 
+    /**
+     * DelayedRemoteFetch.onExpiration(): a fetch that waited for a remote read gives up at remote.fetch.max.wait.ms (on
+     * the purgatory's timer thread, after the response is sent) and cancels the read's Future; a read still queued for
+     * the reader pool then never runs (FutureTask.run returns without calling RemoteLogReader.call), so its queue wait
+     * ends here. kafka.server (Scala, kafka_2.13) with one read, fields remoteFetchTask and remoteFetchInfo, in 3.6-4.1
+     * (cancel(true) up to 3.8, cancel(false) from 3.9.2 by the jars); org.apache.kafka.server.purgatory (Java,
+     * kafka-storage) from 4.2 with a read per partition, maps remoteFetchTasks and remoteFetchInfos, each read's
+     * Future cancelled unless done.
+     */
+    public static final KafkaTarget REMOTE_FETCH_EXPIRY = KafkaTarget.named("remote.delayedFetch.expire",
+            "DelayedRemoteFetch.onExpiration()")
+        .in(SERVER + "DelayedRemoteFetch", "org.apache.kafka.server.purgatory.DelayedRemoteFetch")
+        .shape(named("onExpiration").and(not(isStatic())).and(takesNoArguments()).and(returns(void.class)))
+        .since("3.6", REMOTE_READ_ABSENT)
+        .verify(KafkaTargets::hasRemoteFetchTasks)
+        .build();
+
     /** The JDK's public transferTo is stable; what is under it differs on JDK 17, 21 and 25. */
     public static final KafkaTarget FILE_CHANNEL_TRANSFER_TO = KafkaTarget.named("jdk.transferTo",
             "FileChannelImpl.transferTo(long,long,WritableByteChannel)")
@@ -467,7 +484,8 @@ public final class KafkaTargets {
             SEGMENT_FLUSH, RECORDS_APPEND, INDEX_RESIZE, FILE_CHANNEL_TRANSFER_TO, LOG_ROLL, SNAPSHOT_TAKE,
             SNAPSHOT_WRITE, SNAPSHOT_FLUSH, SEGMENT_INACTIVE, SEGMENT_READ, TLS_TRANSFER_FROM, LOG_APPEND, INDEX_LOOKUP,
             INDEX_REMAP_READ_LOCK, REMOTE_FETCH_SEGMENT, REMOTE_FETCH_INDEX, REMOTE_COPY, REMOTE_DELETE, REMOTE_READ_SUBMIT,
-            REMOTE_READ, REMOTE_INDEX_LOAD, REMOTE_INDEX_LOOKUP, FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
+            REMOTE_READ, REMOTE_INDEX_LOAD, REMOTE_INDEX_LOOKUP, REMOTE_FETCH_EXPIRY,
+            FETCH_READ, FETCH_PURGATORY_COMPLETE, ROLL_SNAPSHOT_WRITE, ROLL_WITH_OPTION, LOG_FLUSH, UNIFIED_LOG_FLUSH,
             LOCAL_LOG_MARK_FLUSHED, LOG_DIR_FAILURE, SEGMENT_RECOVERED, RECOVER_LOG));
     }
 
@@ -494,6 +512,19 @@ public final class KafkaTargets {
         return type.getName() + " has no RemoteStorageFetchInfo field 'fetchInfo'";
     }
 
+    /**
+     * The expiry advice reads each remote read's Future and fetchInfo: one of each (3.6-4.1) or a map of each by
+     * partition (4.2+).
+     */
+    private static String hasRemoteFetchTasks(TypeDescription type) {
+        boolean one = declaresField(type, KafkaMembers.DELAYED_REMOTE_FETCH_TASK, java.util.concurrent.Future.class)
+            && declaresFieldNamed(type, KafkaMembers.DELAYED_REMOTE_FETCH_INFO, ".RemoteStorageFetchInfo");
+        boolean perPartition = declaresField(type, KafkaMembers.DELAYED_REMOTE_FETCH_TASKS, java.util.Map.class)
+            && declaresField(type, KafkaMembers.DELAYED_REMOTE_FETCH_INFOS, java.util.Map.class);
+        return one || perPartition ? null : type.getName() + " has neither a Future 'remoteFetchTask' and a "
+            + "RemoteStorageFetchInfo 'remoteFetchInfo' nor the maps 'remoteFetchTasks' and 'remoteFetchInfos'";
+    }
+
     /** The lookup counter tells a miss by the load inside it: without that method it would call every lookup a hit. */
     private static String hasIndexLoad(TypeDescription type) {
         return type.getDeclaredMethods().filter(REMOTE_INDEX_LOAD.shape()).isEmpty()
@@ -503,6 +534,15 @@ public final class KafkaTargets {
     /** The transferTo advice reads FileChannelImpl's path field. */
     private static String hasPathField(TypeDescription type) {
         return declaresField(type, "path", String.class) ? null : "FileChannelImpl has no String field 'path' on this JDK";
+    }
+
+    private static boolean declaresFieldNamed(TypeDescription type, String name, String typeNameSuffix) {
+        for (FieldDescription.InDefinedShape field : type.getDeclaredFields()) {
+            if (field.getName().equals(name) && field.getType().asErasure().getName().endsWith(typeNameSuffix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean declaresField(TypeDescription type, String name, Class<?> fieldType) {

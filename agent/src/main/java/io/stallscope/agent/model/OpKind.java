@@ -95,8 +95,11 @@ public enum OpKind {
         ThreadRole.OTHER),
     REMOTE_QUEUE_WAIT("remote_queue_wait", "RemoteQueueWait", "Remote Queue Wait",
         "A remote read's wait in the remote-log-reader pool's queue, from RemoteLogManager.asyncRead (a fetch's handler"
-            + " hands it over) to the read's start on a pool thread; reported with remote_read, on the pool's thread",
-        // other: reported by the remote-log-reader thread that takes the read up
+            + " hands it over) to the read's start on a pool thread; reported with remote_read, on the pool's thread;"
+            + " a read cancelled in the queue when its fetch expired (DelayedRemoteFetch.onExpiration), up to then, on"
+            + " the purgatory's thread, failed",
+        // other: reported by the remote-log-reader thread that takes the read up, or by the RemoteFetch purgatory's
+        // timer thread (executor-RemoteFetch) that expires the fetch
         ThreadRole.OTHER),
     REMOTE_READ("remote_read", "RemoteRead", "Remote Read",
         "RemoteLogReader.call: a consumer's read from the remote tier on the remote-log-reader pool, with its index"

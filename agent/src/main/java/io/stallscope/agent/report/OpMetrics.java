@@ -78,7 +78,8 @@ public final class OpMetrics {
             bytes = Counter.builder(OP_BYTES).tags(tags).baseUnit("bytes")
                 .description("Bytes moved by the op, where it has a byte count").register(registry);
             errors = Counter.builder(OP_ERRORS).tags(tags)
-                .description("Ops that ended in an exception (still timed)").register(registry);
+                .description("Ops that ended in an exception, or waits whose task was cancelled in the queue "
+                    + "(still timed)").register(registry);
             slow = Counter.builder(SLOW_OPS).tags(tags)
                 .description("Ops at or above their slow threshold").register(registry);
             noopFlushes = op != Op.SEGMENT_FLUSH ? null : Counter.builder(FLUSH_NOOP).tags(tags)

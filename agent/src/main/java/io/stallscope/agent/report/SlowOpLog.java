@@ -3,6 +3,7 @@ package io.stallscope.agent.report;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.ThreadState;
 import io.stallscope.agent.logging.LineBudget;
+import io.stallscope.agent.model.CancelledInQueue;
 import io.stallscope.agent.model.OpKind;
 import io.stallscope.agent.model.ThreadRole;
 import io.stallscope.agent.model.TopicPartition;
@@ -125,7 +126,9 @@ public final class SlowOpLog {
         if (path != null) {
             sb.append(" path=").append(path);
         }
-        if (thrown != null) {
+        if (thrown instanceof CancelledInQueue) {
+            sb.append(" failed=").append(((CancelledInQueue) thrown).describe()); // a wait whose task never ran
+        } else if (thrown != null) {
             sb.append(" failed=").append(thrown.getClass().getName());
         }
         if (lockWaitNanos >= 0) {

@@ -32,28 +32,28 @@ class KafkaTargetsTest {
         "snapshot.write", "snapshot.flush", "segment.inactive", "segment.read", "tls.transferFrom", "log.append",
         "index.lookup", "index.remap.read.lock", "remote.fetchLogSegment", "remote.fetchIndex",
         "remote.copyLogSegmentData", "remote.deleteLogSegmentData", "remote.asyncRead", "remote.reader.call",
-        "remote.indexCache.load", "remote.indexCache.get", "prefetch.fetch.read", "prefetch.delayed.fetch.complete", "roll-flush.snapshot.write", "roll-flush.roll", "roll-flush.log.flush", "roll-flush.unifiedlog.flush",
+        "remote.indexCache.load", "remote.indexCache.get", "remote.delayedFetch.expire", "prefetch.fetch.read", "prefetch.delayed.fetch.complete", "roll-flush.snapshot.write", "roll-flush.roll", "roll-flush.log.flush", "roll-flush.unifiedlog.flush",
         "roll-flush.locallog.markFlushed", "roll-flush.logdir.failure", "holes.segment.recovered", "holes.recover.log"};
 
-    //          flush append index jdk roll take write flush inact read tls lapp lookup        remap  rfetch rindex rcopy  rdel   rsubm  rcall  rload  rget   pf.read pf.done rf.write rf.roll rf.lflush rf.uflush rf.mark rf.fail holes recover
+    //          flush append index jdk roll take write flush inact read tls lapp lookup        remap  rfetch rindex rcopy  rdel   rsubm  rcall  rload  rget   rexp   pf.read pf.done rf.write rf.roll rf.lflush rf.uflush rf.mark rf.fail holes recover
     private static final String[] TABLE = {
-        "2.8.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      ks      ks      k        k       k         -         -       ks      k     k",
-        "3.0.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      ks      ks      k        k       k         -         -       ks      k     k",
-        "3.1.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      ks      ks      k        k       k         -         k       ks      k     k",
-        "3.2.3  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      ks      ks      k        k       -         k         k       ks      k     k",
-        "3.3.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      ks      ks      k        k       -         k         k       ks      k     k",
-        "3.4.1  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      ks      ks      k        k       -         k         k       ks      k     k",
-        "3.5.2  k     r      s+s   jdk k    s    s     -     k     k    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     -      -      -      -      ks      ks      s        k       -         k         k       s       k     k",
-        "3.6.2  k     r      s+s   jdk k    s    s     -     k     k    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     k      k      s      s      ks      ks      s        k       -         k         k       s       k     k",
-        "3.7.2  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     k      k      s      s      ks      ks      -        k       -         k         k       s       k     k",
-        "3.8.1  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     k      k      s      s      ks      ks      -        k       -         k         k       s       k     k",
-        "3.9.2  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    s+s   rs+rs  rs     rs     rs     k      k      s      s      ks      ks      -        k       -         k         k       s       k     k",
-        "4.0.2  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    s+s   rs+rs  rs     rs     rs     k      k      s      s      ks      ks      -        k       -         k         -       s       s     s",
-        "4.1.2  s     r      s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      ks      ks      -        -       -         s         -       s       s     s",
-        "4.2.1  s     r      s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      ks      ks      -        -       -         s         -       s       s     s",
-        "4.2.2  s     r      s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      ks      ks      -        -       -         s         -       s       s     s",
-        "4.3.1  s     ri     s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      ks      ks      -        -       -         s         -       s       s     s",
-        "4.4.0  s     ri     s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      ks      ks      -        -       -         s         -       s       s     s",
+        "2.8.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      -      ks      ks      k        k       k         -         -       ks      k     k",
+        "3.0.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      -      ks      ks      k        k       k         -         -       ks      k     k",
+        "3.1.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      -      ks      ks      k        k       k         -         k       ks      k     k",
+        "3.2.3  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      -      ks      ks      k        k       -         k         k       ks      k     k",
+        "3.3.2  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      -      ks      ks      k        k       -         k         k       ks      k     k",
+        "3.4.1  k     r      k+k   jdk k    k    k     -     k     k    n   k    k+k+k+k    -     -      -      -      -      -      -      -      -      -      ks      ks      k        k       -         k         k       ks      k     k",
+        "3.5.2  k     r      s+s   jdk k    s    s     -     k     k    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     -      -      -      -      -      ks      ks      s        k       -         k         k       s       k     k",
+        "3.6.2  k     r      s+s   jdk k    s    s     -     k     k    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     k      k      s      s      ks     ks      ks      s        k       -         k         k       s       k     k",
+        "3.7.2  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     k      k      s      s      ks     ks      ks      -        k       -         k         k       s       k     k",
+        "3.8.1  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    -     rs+rs  rs     rs     rs     k      k      s      s      ks     ks      ks      -        k       -         k         k       s       k     k",
+        "3.9.2  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    s+s   rs+rs  rs     rs     rs     k      k      s      s      ks     ks      ks      -        k       -         k         k       s       k     k",
+        "4.0.2  s     r      s+s   jdk k    s+s  s     k     s     s    n   k    s+s+s+s    s+s   rs+rs  rs     rs     rs     k      k      s      s      ks     ks      ks      -        k       -         k         -       s       s     s",
+        "4.1.2  s     r      s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      ks     ks      ks      -        -       -         s         -       s       s     s",
+        "4.2.1  s     r      s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      sp     ks      ks      -        -       -         s         -       s       s     s",
+        "4.2.2  s     r      s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      sp     ks      ks      -        -       -         s         -       s       s     s",
+        "4.3.1  s     ri     s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      sp     ks      ks      -        -       -         s         -       s       s     s",
+        "4.4.0  s     ri     s+s   jdk s+s  s+s  s     s     s     s    n   s    s+s+s+s    s+s   rs+rs  rs     rs     rs     rs     rs     s      s      sp     ks      ks      -        -       -         s         -       s       s     s",
     };
 
     /** Longest prefix first: record.internal before record. */
@@ -65,6 +65,7 @@ class KafkaTargetsTest {
         {"org.apache.kafka.server.log.remote.storage.", "rs"},
         {"kafka.log.", "k"},
         {"kafka.server.", "ks"},
+        {"org.apache.kafka.server.purgatory.", "sp"},
         {"sun.nio.ch.", "jdk"},
     };
 

@@ -64,10 +64,42 @@ public final class WovenKafka implements AutoCloseable {
         return new WovenKafka(urls.toArray(new URL[0]), woven);
     }
 
+    /**
+     * As {@link #of(String, boolean, Map)} with storage, and the broker's own jar (kafka_2.13) with what its classes
+     * need to load ({@link #brokerDeps}: kafka.server.DelayedRemoteFetch up to 4.1; 3.6-4.0's RemoteLogManager).
+     */
+    public static WovenKafka withBroker(String version, Map<String, byte[]> woven) throws IOException {
+        List<Path> more = new ArrayList<>();
+        more.add(KafkaJars.root().resolve(version).resolve("kafka_2.13-" + version + ".jar"));
+        more.addAll(brokerDeps());
+        return of(version, true, woven, more.toArray(new Path[0]));
+    }
+
+    /**
+     * scala-library, scala-logging and commons-validator (3.9's CoreUtils), as the build copied them into
+     * target/kafka-test-jars/broker-deps. Not log4j: a Scala class's constructor that registers Kafka's log4j controller
+     * (the Logging trait's, from 4.0 through kafka-server's LoggingController) is not run.
+     */
+    static List<Path> brokerDeps() throws IOException {
+        Path dir = testJars().resolve("broker-deps");
+        try (java.util.stream.Stream<Path> jars = Files.list(dir)) {
+            List<Path> found = new ArrayList<>();
+            jars.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().forEach(found::add);
+            if (found.size() < 3) {
+                throw new IllegalStateException("no scala-library, scala-logging and commons-validator in " + dir
+                    + ": add them to the agent's pom (kafka-test-jars)");
+            }
+            return found;
+        }
+    }
+
+    private static Path testJars() {
+        return java.nio.file.Paths.get(System.getProperty("stallscope.kafka.test.jars", "target/kafka-test-jars"));
+    }
+
     /** The version's kafka-storage test jar (LocalTieredStorage), as the build copied it into target/kafka-test-jars. */
     public static Path storageTestJar(String version) throws IOException {
-        Path dir = java.nio.file.Paths.get(System.getProperty("stallscope.kafka.test.jars", "target/kafka-test-jars"))
-            .resolve(version);
+        Path dir = testJars().resolve(version);
         try (java.util.stream.Stream<Path> jars = Files.list(dir)) {
             return jars.filter(p -> p.getFileName().toString().startsWith("kafka-storage-" + version + "-test"))
                 .findFirst().orElseThrow(() -> new IllegalStateException("no kafka-storage test jar of " + version
@@ -76,16 +108,30 @@ public final class WovenKafka implements AutoCloseable {
     }
 
     /**
-     * The version's class (from kafka-storage, server-common, kafka-clients or kafka-storage-api) with these visitors, as the agent's
-     * transformer weaves it.
+     * The version's class (from kafka-storage, server-common, kafka-clients, kafka-storage-api or the broker's
+     * kafka_2.13) with these visitors, as the agent's transformer weaves it; the types its methods name may come from the
+     * version's test jars and {@link #brokerDeps} too.
      */
     public static byte[] weave(String version, String className, AsmVisitorWrapper... visitors) throws IOException {
         Path jars = KafkaJars.root().resolve(version);
         List<ClassFileLocator> locators = new ArrayList<>();
-        for (String jar : new String[] {"kafka-storage", "kafka-server-common", "kafka-clients", "kafka-storage-api"}) {
+        for (String jar : new String[] {"kafka-storage", "kafka-server-common", "kafka-clients", "kafka-storage-api",
+            "kafka_2.13"}) {
             Path file = jars.resolve(jar + "-" + version + ".jar");
             if (Files.isRegularFile(file)) {
                 locators.add(ClassFileLocator.ForJarFile.of(file.toFile()));
+            }
+        }
+        if (Files.isDirectory(testJars().resolve(version))) {
+            try (java.util.stream.Stream<Path> more = Files.list(testJars().resolve(version))) {
+                for (Path jar : (Iterable<Path>) more.filter(p -> p.toString().endsWith(".jar")).sorted()::iterator) {
+                    locators.add(ClassFileLocator.ForJarFile.of(jar.toFile())); // e.g. 4.1's kafka-server
+                }
+            }
+        }
+        if (Files.isDirectory(testJars().resolve("broker-deps"))) {
+            for (Path jar : brokerDeps()) { // the Scala types a Scala class's methods name
+                locators.add(ClassFileLocator.ForJarFile.of(jar.toFile()));
             }
         }
         locators.add(ClassFileLocator.ForClassLoader.ofPlatformLoader());

@@ -45,7 +45,8 @@ class OpKindTest {
                 assertThat(p.op()).isEqualTo(i++);
                 assertThat(p.opName()).isEqualTo(OpKind.name(p.op()));
             } else {
-                // a counting point: after every op's, named apart from every op, going with an op that has a point
+                // a point that times nothing of its own (it counts, or ends another point's waits): after every op's,
+                // named apart from every op, going with an op that has a point
                 assertThat(i).as(p.opName() + " after the timing points").isEqualTo(OpKind.count());
                 assertThat(labels).doesNotContain(p.opName());
                 assertThat(p.op()).isBetween(0, OpKind.count() - 1);

@@ -158,7 +158,7 @@ class AgentInProcessTest {
             .contains("le=\"10.0\"").doesNotContainPattern("le=\"[^\"]*E");
         // the test's classpath has Kafka's storage jars but no broker: the points it finds, no mitigations asked
         assertThat(metrics).containsPattern("stallscope_agent_info\\{jdk=\"[^\"]+\",kafka=\"[^\"]+\","
-            + "mitigations=\"none\",mode=\"attach\",points=\"\\d+/22\",profile=\"off\",topic_labels=\"false\","
+            + "mitigations=\"none\",mode=\"attach\",points=\"\\d+/23\",profile=\"off\",topic_labels=\"false\","
             + "version=\"[^\"]+\"} 1(\\.0)?\n");
         for (String[] row : io.stallscope.agent.docs.ReferenceTables.METRICS) {
             if (row[3].startsWith("with ")) {

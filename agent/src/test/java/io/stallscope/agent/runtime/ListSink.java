@@ -12,18 +12,28 @@ import java.util.List;
  */
 final class ListSink implements OpSink {
     private final List<String> recorded;
+    private final List<Throwable> thrown;
 
-    private ListSink(List<String> recorded) {
+    private ListSink(List<String> recorded, List<Throwable> thrown) {
         this.recorded = recorded;
+        this.thrown = thrown;
     }
 
     static OpSink of(List<String> recorded) {
-        return new ListSink(recorded);
+        return new ListSink(recorded, null);
+    }
+
+    /** As {@link #of(List)}, with each op's thrown (null when it did not fail) in {@code thrown}. */
+    static OpSink of(List<String> recorded, List<Throwable> thrown) {
+        return new ListSink(recorded, thrown);
     }
 
     @Override
     public void record(int op, long startNanos, long durationNanos, Object subject, long bytes, Throwable thrown,
                        ThreadState thread) {
+        if (this.thrown != null) {
+            this.thrown.add(thrown);
+        }
         recorded.add(OpKind.name(op) + " " + durationNanos);
     }
 

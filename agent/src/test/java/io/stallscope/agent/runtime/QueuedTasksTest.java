@@ -3,6 +3,7 @@ package io.stallscope.agent.runtime;
 import io.stallscope.agent.bootstrap.Hooks;
 import io.stallscope.agent.bootstrap.Op;
 import io.stallscope.agent.bootstrap.QueuedTasks;
+import io.stallscope.agent.model.CancelledInQueue;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -31,6 +32,32 @@ class QueuedTasksTest extends UsesHooks {
         assertThat(waited).isGreaterThanOrEqualTo(5_000_000L);
         QueuedTasks.started(Op.REMOTE_QUEUE_WAIT, task);
         assertThat(recorded).as("started once").hasSize(1);
+    }
+
+    /**
+     * A task cancelled while queued (a remote read whose fetch expired): its wait up to the cancel is recorded once, on
+     * the cancelling thread, ended by the cause given (the sink's failure); one that started first was timed then.
+     */
+    @Test
+    void aTaskCancelledInTheQueueEndsItsWaitWithTheCauseOnce() throws Exception {
+        List<Throwable> causes = new CopyOnWriteArrayList<>();
+        Hooks.install(ListSink.of(recorded, causes));
+        Object queued = "orders-7 at 0";
+        Object ran = "orders-3 at 0";
+        QueuedTasks.submitted(queued);
+        QueuedTasks.submitted(ran);
+        QueuedTasks.started(Op.REMOTE_QUEUE_WAIT, ran);
+        Pauses.sleepAtLeast(5);
+        QueuedTasks.cancelled(Op.REMOTE_QUEUE_WAIT, ran, CancelledInQueue.FETCH_EXPIRED); // began: its wait was timed
+        QueuedTasks.cancelled(Op.REMOTE_QUEUE_WAIT, queued, CancelledInQueue.FETCH_EXPIRED);
+        QueuedTasks.cancelled(Op.REMOTE_QUEUE_WAIT, queued, CancelledInQueue.FETCH_EXPIRED);
+        QueuedTasks.started(Op.REMOTE_QUEUE_WAIT, queued); // never, for a cancelled task: nothing left to end
+        QueuedTasks.cancelled(Op.REMOTE_QUEUE_WAIT, null, CancelledInQueue.FETCH_EXPIRED);
+        assertThat(recorded).hasSize(2);
+        assertThat(causes.get(0)).as("the read that began").isNull();
+        assertThat(recorded.get(1)).startsWith("remote_queue_wait ");
+        assertThat(Long.parseLong(recorded.get(1).split(" ")[1])).isGreaterThanOrEqualTo(5_000_000L);
+        assertThat(causes.get(1)).isSameAs(CancelledInQueue.FETCH_EXPIRED);
     }
 
     @Test

@@ -27,9 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RemotePointsStartupLineTest {
     private static final String[] REMOTE_OPS = {"remote_fetch", "remote_fetch_index", "remote_copy", "remote_delete"};
-    /** The remote read's points; remote_index_lookup counts the cache's lookups, with remote_index_load. */
+    /**
+     * The remote read's points; remote_index_lookup counts the cache's lookups, with remote_index_load;
+     * remote_fetch_expiry ends the waits of reads cancelled in the queue, with remote_queue_wait.
+     */
     private static final String[] READ_OPS = {"remote_queue_wait", "remote_read", "remote_index_load",
-        "remote_index_lookup"};
+        "remote_index_lookup", "remote_fetch_expiry"};
 
     @ParameterizedTest
     @ValueSource(strings = {"2.8.2", "3.4.1"})
@@ -61,7 +64,10 @@ class RemotePointsStartupLineTest {
     void aKafkaWithRemoteReadsHasTheReaderPoints(String version) {
         String line = startupLine(version);
         String pkg = version.startsWith("3.") ? "kafka.log.remote." : "org.apache.kafka.server.log.remote.storage.";
+        // DelayedRemoteFetch: Scala in kafka.server up to 4.1, Java in the purgatory package from 4.2
+        String expiring = version.compareTo("4.2") < 0 ? "kafka.server." : "org.apache.kafka.server.purgatory.";
         assertThat(line).contains("remote_queue_wait=" + pkg + "RemoteLogManager.asyncRead(")
+            .contains("remote_fetch_expiry=" + expiring + "DelayedRemoteFetch.onExpiration()V")
             .contains("remote_read=" + pkg + "RemoteLogReader.call()Ljava/lang/Void;")
             .doesNotContain("RemoteLogReader.call()Ljava/lang/Object;")
             .contains("remote_index_load=org.apache.kafka.storage.internals.log.RemoteIndexCache.createCacheEntry(")
@@ -94,13 +100,28 @@ class RemotePointsStartupLineTest {
             TargetResolver resolver = new TargetResolver(jars.pool(), "4.4.0");
             String without = StartupReport.line("active (premain)", RunningAgent.plan(resolver,
                 AgentOptions.parse("ops=remote_read", Map.of()), null), List.of("prometheus off"), List.of());
-            assertThat(without).contains("instrumented 1 of 22 points [remote_read=")
+            assertThat(without).contains("instrumented 1 of 23 points [remote_read=")
                 .contains("; remote_index_load (not in ops=)")
                 .contains("; remote_index_lookup (goes with remote_index_load, not in ops=)");
             String with = StartupReport.line("active (premain)", RunningAgent.plan(resolver,
                 AgentOptions.parse("ops=remote_index_load", Map.of()), null), List.of("prometheus off"), List.of());
-            assertThat(with).contains("instrumented 2 of 22 points [remote_index_load=")
+            assertThat(with).contains("instrumented 2 of 23 points [remote_index_load=")
                 .contains(", remote_index_lookup=org.apache.kafka.storage.internals.log.RemoteIndexCache.getIndexEntry(");
+        }
+    }
+
+    /** remote_fetch_expiry ends remote_queue_wait's waits: ops= switches it with that op, and says so. */
+    @Test
+    void theExpiryGoesWithTheQueueWaitInOps() throws Exception {
+        try (KafkaJars jars = KafkaJars.of("3.9.2")) {
+            TargetResolver resolver = new TargetResolver(jars.pool(), "3.9.2");
+            String without = StartupReport.line("active (premain)", RunningAgent.plan(resolver,
+                AgentOptions.parse("ops=remote_read", Map.of()), null), List.of("prometheus off"), List.of());
+            assertThat(without).contains("; remote_fetch_expiry (goes with remote_queue_wait, not in ops=)");
+            String with = StartupReport.line("active (premain)", RunningAgent.plan(resolver,
+                AgentOptions.parse("ops=remote_queue_wait", Map.of()), null), List.of("prometheus off"), List.of());
+            assertThat(with).contains("instrumented 2 of 23 points [remote_queue_wait=")
+                .contains(", remote_fetch_expiry=kafka.server.DelayedRemoteFetch.onExpiration()V");
         }
     }
 

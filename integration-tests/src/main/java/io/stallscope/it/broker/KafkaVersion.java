@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  */
 public record KafkaVersion(int major, int minor, int patch) implements Comparable<KafkaVersion> {
     /** Every point the agent has (what its start-up line counts "of"). */
-    public static final int AGENT_POINTS_ALL = 22;
+    public static final int AGENT_POINTS_ALL = 23;
 
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)");
 
@@ -45,12 +45,12 @@ public record KafkaVersion(int major, int minor, int patch) implements Comparabl
     /**
      * The agent's points in this Kafka: snapshot_flush from 3.7 (KAFKA-15046), index_remap_wait with its lock, the four
      * tiered-storage plugin calls (remote_*) from 3.5, where kafka-storage has ClassLoaderAwareRemoteStorageManager,
-     * and the remote read's queue wait and run and the remote index cache's loads and (counted) lookups from 3.6
-     * (RemoteLogReader).
+     * and the remote read's queue wait and run, the remote index cache's loads and (counted) lookups, and the expiry of a
+     * remote fetch (which ends the wait of a read cancelled in the queue) from 3.6 (RemoteLogReader).
      */
     public int agentPoints() {
         return 12 + (isAtLeast(3, 7, 0) ? 1 : 0) + (hasIndexRemapLock() ? 1 : 0) + (isAtLeast(3, 5, 0) ? 4 : 0)
-            + (isAtLeast(3, 6, 0) ? 4 : 0);
+            + (isAtLeast(3, 6, 0) ? 5 : 0);
     }
 
     /**

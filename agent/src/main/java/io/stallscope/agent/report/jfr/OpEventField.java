@@ -24,7 +24,8 @@ public enum OpEventField {
     PARTITION("partition", int.class, "Partition", "-1 when the path names no partition"),
     BYTES("bytes", long.class, "Bytes", "Bytes moved, -1 when the op has no byte count"),
     PATH("path", String.class, "Path", null),
-    FAILED("failed", boolean.class, "Failed", "The op ended in an exception"),
+    FAILED("failed", boolean.class, "Failed",
+        "The op ended in an exception, or its wait in a queue ended with its task cancelled"),
     BEHIND_OP("behindOp", String.class, "Behind Op",
         "The other thread's op this one most likely waited behind (same file, log or device, at the same time);"
             + " null when none overlapped"),
