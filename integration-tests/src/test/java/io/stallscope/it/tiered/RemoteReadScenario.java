@@ -74,21 +74,26 @@ final class RemoteReadScenario {
             return waitLines.stream().filter(l -> l.contains(": behind remote_read ")).count();
         }
 
+        /** Slow queue waits of reads cancelled unread when their fetch expired. */
+        long expired() {
+            return waitLines.stream().filter(l -> l.contains(" failed=fetch_expired ")).count();
+        }
+
         String row() {
-            return String.format(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %d | %s | %.0f | %d | %d | %s | %.0f | %.0f | %d | %d |",
+            return String.format(Locale.ROOT, "| %s | %s | %s | %d | %.1f | %d | %s | %.0f | %d | %d | %d | %s | %.0f | %.0f | %d | %d |",
                 options.kafka(), options.arm(), disk, remoteSegments, deviceReadMiB, consumed,
                 readsByPartition.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue().longValue())
-                    .collect(Collectors.joining(" ")), readP99Ms, waitLines.size(), paired(),
+                    .collect(Collectors.joining(" ")), readP99Ms, waitLines.size(), expired(), paired(),
                 waitLines.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f%%", 100.0 * paired() / waitLines.size()),
                 lookupMs, handlerRemoteOps, controlConsumed, controlNamingRemote.size());
         }
 
         static String header() {
             return "| Kafka | arm | disk | remote segments | MiB read from the device | records read (tiered) | remote_read"
-                + " by partition | remote_read p99 ms | remote_queue_wait lines (>= 100 ms) | naming a read that held the"
+                + " by partition | remote_read p99 ms | remote_queue_wait lines (>= 100 ms) | of them expired unread | naming a read that held the"
                 + " pool | share | timestamp lookup ms | remote ops on request handlers in the lookup | records read"
                 + " (control topic) | control lines naming a remote op |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
         }
     }
 
