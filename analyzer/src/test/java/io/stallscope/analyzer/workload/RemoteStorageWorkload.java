@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its {@code stallscope.RemoteRead}; a request handler's lookup commits the plugin's calls it makes, nested as they
  * run. The event classes copy the agent's fields ({@code OpEventField}) with its behind fields; a queue wait of
  * {@link #SLOW_NANOS} or more (the agent's default slow.threshold: only a slow op is paired) names, as the agent's
- * OverlapRanking does, the remote read with the longest overlap among those already running when it was queued.
+ * OverlapRanking does, the remote read with the longest overlap among those that held a pool thread for
+ * {@link #MIN_OVERLAP_NANOS} of its wait, a read that began during it too.
  * Every op is kept as it ran ({@link Op}, System.nanoTime), the test's ground truth.
  */
 final class RemoteStorageWorkload implements AutoCloseable {
@@ -76,7 +77,7 @@ final class RemoteStorageWorkload implements AutoCloseable {
         }
     }
 
-    /** A remote read, for the pairing of the waits queued after it; {@code end} 0 while it runs. */
+    /** A remote read, for the pairing of the waits it overlapped; {@code end} 0 while it runs. */
     private static final class Read {
         final String thread;
         final long start;
@@ -152,8 +153,9 @@ final class RemoteStorageWorkload implements AutoCloseable {
                 for (Read r : reads) {
                     long end = r.end == 0 ? start : r.end;
                     long overlap = Math.min(end, start) - Math.max(r.start, queued);
-                    // already running when this read was queued; the longest overlap, the earliest read on a tie
-                    if (r.start <= queued && overlap >= MIN_OVERLAP_NANOS && overlap > culpritOverlap) {
+                    // whenever it began (queued ahead, it took a thread this read needed); the longest overlap, the
+                    // earliest read on a tie
+                    if (overlap >= MIN_OVERLAP_NANOS && overlap > culpritOverlap) {
                         culprit = r;
                         culpritOverlap = overlap;
                     }

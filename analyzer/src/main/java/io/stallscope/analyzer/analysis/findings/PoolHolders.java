@@ -12,14 +12,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.TreeSet;
 
 /**
  * The remote reads that held the reader pool while a burst of reads waited in its queue, by the agent's own rule
- * (its OverlapRanking for a queue wait): a read of the same recorded JVM that was already running when the waiting
- * read was queued, and ran for at least {@link #MIN_OVERLAP_NANOS} of its wait. A read that began during the wait was
- * queued ahead of it, a co-victim, not a holder. Where the agent paired the wait itself (its behind fields: op
- * remote_read, scope pool) the read it named is recorded; the others are inferred from the spans' overlap. No read
- * overlapping: no holder, never a guess.
+ * (its OverlapRanking for a queue wait): every remote read of the same recorded JVM that held a pool thread for at
+ * least {@link #MIN_OVERLAP_NANOS} of the wait, whenever it began. A read that began during the wait counts: the
+ * pool's queue is first in, first out, so it was queued ahead and took a thread the wait needed (a burst of fetches
+ * queues its reads within microseconds, and the free threads take the first ones just after the rest are queued).
+ * Where the agent paired the wait itself (its behind fields: op remote_read, scope pool) the read it named, the one
+ * with the longest overlap, is recorded; the others are inferred from the spans' overlap. No read overlapping: no
+ * holder, never a guess.
  */
 final class PoolHolders {
     /** The agent's: a shorter overlap explains nothing of a wait. */
@@ -39,11 +42,16 @@ final class PoolHolders {
         long durationNanos() {
             return read == null ? 0 : read.duration();
         }
+
+        /** How long it held its pool thread, as far as known: its span's duration, else its overlap (a lower bound). */
+        long heldNanos() {
+            return read == null ? overlapNanos : read.duration();
+        }
     }
 
     /**
-     * Reads running at once that a wait is paired with, at most: a pool has a few dozen threads, each running one read
-     * at a time, so only a hostile recording reaches it, and the pairing stays linear in it.
+     * Reads a wait is paired with, at most: a pool has a few dozen threads, each running one read at a time, so a wait
+     * reaches it only when it lasted thousands of reads (or in a hostile recording), and the pairing stays linear in it.
      */
     static final int MAX_RUNNING = 1024;
 
@@ -67,29 +75,40 @@ final class PoolHolders {
         Map<Span, long[]> bySpan = new IdentityHashMap<>();
         List<Span> order = new ArrayList<>();
         Map<String, long[]> byThreadOnly = new LinkedHashMap<>();
-        // A sweep over the burst's waits by start: the reads begun by then, less those that ended too soon to hold
-        // this wait up, and so every later one (their starts only grow).
+        // A sweep over the burst's waits by start. Open: the reads that began by 1 ms before the end of a wait swept
+        // so far, by start, less those that ended too soon to hold this wait up, and so every later one (their starts
+        // only grow). Those of them that began by 1 ms before this wait's end are its candidates, nearly all holders.
         Span[] reads = readsByFile.getOrDefault(b.file(), new Span[0]);
-        PriorityQueue<Span> running = new PriorityQueue<>(Comparator.comparingLong(Span::end).thenComparingLong(Span::start));
+        TreeSet<Integer> open = new TreeSet<>();
+        PriorityQueue<Integer> byEnd = new PriorityQueue<>(Comparator.comparingLong((Integer i) -> reads[i].end()).thenComparingInt(i -> i));
         int next = 0;
         List<Span> waits = new ArrayList<>(b.waits());
         waits.sort(Comparator.comparingLong(Span::start).thenComparingLong(Span::end).thenComparingInt(Span::thread));
         for (Span w : waits) {
-            while (next < reads.length && reads[next].start() <= w.start()) running.add(reads[next++]);
-            while (!running.isEmpty() && running.peek().end() < w.start() + MIN_OVERLAP_NANOS) running.poll();
+            while (next < reads.length && reads[next].start() <= w.end() - MIN_OVERLAP_NANOS) {
+                open.add(next);
+                byEnd.add(next++);
+            }
+            while (!byEnd.isEmpty() && reads[byEnd.peek()].end() < w.start() + MIN_OVERLAP_NANOS) open.remove(byEnd.poll());
             List<Span> held = new ArrayList<>();
             if (w.duration() >= MIN_OVERLAP_NANOS) {
-                for (Span r : running) {
-                    if (held.size() == MAX_RUNNING) break;
-                    held.add(r);
+                for (int i : open) {
+                    Span r = reads[i];
+                    if (r.start() > w.end() - MIN_OVERLAP_NANOS || held.size() == MAX_RUNNING) break;
+                    // a read under 1 ms long can be open and still overlap less
+                    if (overlap(r, w) >= MIN_OVERLAP_NANOS) held.add(r);
                 }
             }
             Span named = null;
             Span.Behind behind = w.behind();
             if (behind != null && RemoteOps.READ.equals(behind.op()) && behind.thread() != null) {
                 // The agent named the read with the longest overlap on that thread: the same one here, if its span is in.
+                // Not a shorter read of that thread (one that began during the wait, say) when the named one's span is
+                // not in: its overlap is the agent's, in whole ms, give or take the events' commit.
+                long least = (behind.overlapMs() - 1) * 1_000_000L;
                 for (Span r : held) {
-                    if (named(r.thread(), behind.thread()) && (named == null || overlap(r, w) > overlap(named, w))) named = r;
+                    long o = overlap(r, w);
+                    if (named(r.thread(), behind.thread()) && o >= least && (named == null || o > overlap(named, w))) named = r;
                 }
                 if (named == null) {
                     long[] t = byThreadOnly.computeIfAbsent(behind.thread(), k -> new long[3]);

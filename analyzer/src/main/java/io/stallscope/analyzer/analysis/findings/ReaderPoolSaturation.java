@@ -25,10 +25,11 @@ import java.util.stream.Collectors;
  * remote-log-reader pool because every pool thread was busy with another remote read. Kafka shows this only broker-wide
  * ({@code RemoteLogReaderTaskQueueSize}, {@code RemoteLogReaderAvgIdlePercent}); the agent times each wait
  * ({@code remote_queue_wait}) and each read ({@code remote_read}) with its partition. The waits that overlapped in
- * time are one burst ({@link PoolBursts}), told with the reads that held the pool meanwhile ({@link PoolHolders}):
- * "8 remote reads queued 1400.0 ms in all (longest 310.0 ms) in the remote-log-reader pool behind 2 reads of
- * orders-7 (1200.0, 900.0 ms) from remote storage". A burst whose waits no read in the recording overlapped says so and
- * names none. No pool thread is a request handler, so the clients' harm is none: a consumer's fetch waits in purgatory.
+ * time are one burst ({@link PoolBursts}), told with the reads that held the pool meanwhile ({@link PoolHolders}),
+ * those that held it longest first ({@link #lead}) and the count of the others: "8 remote reads queued 1400.0 ms in
+ * all (longest 310.0 ms) in the remote-log-reader pool behind 2 reads of orders-7 (1200.0, 900.0 ms) and 6 more reads
+ * (60.2 ms in all) from remote storage". A burst whose waits no read in the recording overlapped says so and names
+ * none. No pool thread is a request handler, so the clients' harm is none: a consumer's fetch waits in purgatory.
  * The spans a finding tells are no {@code slow-op} of their own (one stall, one finding).
  */
 final class ReaderPoolSaturation {
@@ -36,7 +37,7 @@ final class ReaderPoolSaturation {
     static final long MIN_WAIT_NANOS = 10_000_000L;
     /** Bursts with a finding each (the most waiting first); the rest are summed in the first one's evidence. */
     static final int MAX_BURSTS = 3;
-    /** Holders listed in the JSON (the longest reads; {@code holderReads} counts them all). */
+    /** Holders listed in the JSON (the lead, then the longest reads; {@code holderReads} counts them all). */
     static final int MAX_JSON_HOLDERS = 100;
     /** Waits and holders listed one by one in the evidence. */
     static final int LISTED = 8;
@@ -96,13 +97,18 @@ final class ReaderPoolSaturation {
         out.addAll(mine);
     }
 
-    private Finding finding(PoolBursts.Burst b, List<PoolHolders.Holder> holders, Map<Integer, Span[]> calls) {
+    private Finding finding(PoolBursts.Burst b, List<PoolHolders.Holder> byDuration, Map<Integer, Span[]> calls) {
         Span longest = b.longest();
         String queued = String.format(Locale.ROOT, "%s queued %s in all (longest %s) in the remote-log-reader pool",
                 Counts.of(b.waits().size(), "remote read"), Durations.text(b.totalNanos()), Durations.text(longest.duration()));
+        Map<Boolean, List<PoolHolders.Holder>> split = lead(byDuration);
+        List<PoolHolders.Holder> lead = split.get(true), more = split.get(false);
+        // as the summary tells them, in the evidence and the JSON too: the lead, then the others
+        List<PoolHolders.Holder> holders = new ArrayList<>(lead);
+        holders.addAll(more);
         String summary = queued + (holders.isEmpty()
                 ? "; no remote read in the recording ran during the waits, so what held the pool is not known"
-                : " behind " + heldBy(holders) + " from remote storage");
+                : " behind " + heldBy(lead, more) + " from remote storage");
 
         StallChain chain = new StallChain().waited(String.format(Locale.ROOT, "%s for %s, %s in all, from +%.3f s to +%.3f s",
                 Counts.of(b.waits().size(), "remote read"), partitions(b.waits()), Durations.text(b.totalNanos()),
@@ -111,14 +117,15 @@ final class ReaderPoolSaturation {
             long recorded = b.waits().stream().filter(w -> w.behind() != null && RemoteOps.READ.equals(w.behind().op())).count();
             boolean inferred = holders.stream().anyMatch(h -> !h.recorded());
             String source = recorded > 0 ? "recorded: the behind fields of " + recorded + " of the " + Counts.of(b.waits().size(), "wait")
-                    + (inferred ? "; inferred: remote_read spans running when the waits began" : "")
-                    : "inferred: remote_read spans running when the waits began";
-            // the threads of the reads whose spans are in (heldBy names the others by their thread already)
-            String on = holders.stream().filter(h -> h.read() != null).map(PoolHolders.Holder::thread).distinct()
+                    + (inferred ? "; inferred: remote_read spans that overlapped the waits" : "")
+                    : "inferred: remote_read spans that overlapped the waits";
+            // the threads of the leading reads whose spans are in (heldBy names those without a span by their thread)
+            String on = lead.stream().filter(h -> h.read() != null).map(PoolHolders.Holder::thread).distinct()
                     .collect(Collectors.joining(", "));
-            chain.heldBy(heldBy(holders) + (on.isEmpty() ? "" : " on " + on), source);
-            PoolHolders.Holder lead = holders.get(0);
-            if (lead.read() != null) chain.doing(doing(lead.read(), calls), "recorded: agent spans");
+            chain.heldBy(heldBy(lead, List.of()) + (on.isEmpty() ? "" : " on " + on) + (more.isEmpty() ? "" : ", and " + more(more)), source);
+            // the longest leading read whose span is in
+            lead.stream().filter(h -> h.read() != null).findFirst()
+                    .ifPresent(h -> chain.doing(doing(h.read(), calls), "recorded: agent spans"));
         }
 
         List<String> evidence = new ArrayList<>(chain.lines());
@@ -154,7 +161,7 @@ final class ReaderPoolSaturation {
         details.put("startMs", Durations.ms(b.start() - rec.startNanos()));
         details.put("endMs", Durations.ms(b.end() - rec.startNanos()));
         details.put("queuedPartitions", b.waits().stream().map(Span::topicPartition).filter(java.util.Objects::nonNull).distinct().sorted().toList());
-        // a pool busy for an hour is one burst of thousands of holders: the JSON lists the longest reads
+        // a pool busy for an hour is one burst of thousands of holders: the JSON lists the lead, then the longest reads
         details.put("holderReads", holders.size());
         details.put("holders", holders.stream().limit(MAX_JSON_HOLDERS).map(this::holderEntry).toList());
         // No pool thread serves a request: the fetches that wait are in purgatory, not on a request-path thread.
@@ -163,13 +170,32 @@ final class ReaderPoolSaturation {
     }
 
     /**
-     * "2 reads of orders-7 (300.2, 300.1 ms)"; by partition, "3 reads: 2 of orders-7 (...), 1 of orders-3 (...)"; a read
-     * only the waits' behind fields name, by its thread.
+     * The holders an operator reads first (true, in their order): those that held a pool thread at least half as long
+     * as the longest did (a read only the waits' behind fields name, by its overlap: it held the thread that long at
+     * least), and every read the agent named for a wait (that wait's longest overlap). The others (false), often the
+     * burst's own quick reads that took a thread ahead of a later wait, are counted after them ({@link #more}), never
+     * left out.
      */
-    static String heldBy(List<PoolHolders.Holder> holders) {
+    static Map<Boolean, List<PoolHolders.Holder>> lead(List<PoolHolders.Holder> holders) {
+        long longest = holders.stream().mapToLong(PoolHolders.Holder::heldNanos).max().orElse(0);
+        return holders.stream().collect(Collectors.partitioningBy(h -> h.recorded() || h.heldNanos() * 2 >= longest));
+    }
+
+    /** "6 more reads (60.2 ms in all)", "1 more read (10.0 ms)": the holders after the lead, all with their spans. */
+    static String more(List<PoolHolders.Holder> more) {
+        long sum = held(more);
+        return Counts.of(more.size(), "more read") + " (" + Durations.text(sum) + (more.size() == 1 ? ")" : " in all)");
+    }
+
+    /**
+     * The leading holders: "2 reads of orders-7 (300.2, 300.1 ms)"; by partition, "3 reads: 2 of orders-7 (...), 1 of
+     * orders-3 (...)"; a read only the waits' behind fields name, by its thread. Then the {@code more} holders' count:
+     * "2 reads of orders-7 (300.2, 300.1 ms) and 6 more reads (60.2 ms in all)".
+     */
+    static String heldBy(List<PoolHolders.Holder> lead, List<PoolHolders.Holder> more) {
         Map<String, List<PoolHolders.Holder>> byPartition = new LinkedHashMap<>();
         List<String> unseen = new ArrayList<>();
-        for (PoolHolders.Holder h : holders) {
+        for (PoolHolders.Holder h : lead) {
             if (h.read() == null) unseen.add(h.thread());
             else byPartition.computeIfAbsent(RemoteOps.partition(h.read()), k -> new ArrayList<>()).add(h);
         }
@@ -189,12 +215,13 @@ final class ReaderPoolSaturation {
                     + " not in the recording (named by the waits' behind fields)");
             counts.add(unseen.size());
         }
-        String reads = Counts.of(holders.size(), "read");
-        if (parts.size() == 1) return reads + " " + parts.get(0);
+        String reads = Counts.of(lead.size(), "read");
+        if (parts.size() == 1) return reads + " " + parts.get(0) + (more.isEmpty() ? "" : " and " + more(more));
         int shown = Math.min(parts.size(), 3);
         List<String> listed = new ArrayList<>();
         for (int i = 0; i < shown; i++) listed.add(counts.get(i) + " " + parts.get(i));
-        return reads + ": " + String.join(", ", listed) + (parts.size() > shown ? ", and " + Counts.of(parts.size() - shown, "more partition") : "");
+        return reads + ": " + String.join(", ", listed) + (parts.size() > shown ? ", and " + Counts.of(parts.size() - shown, "more partition") : "")
+                + (more.isEmpty() ? "" : ", and " + more(more));
     }
 
     private static long held(List<PoolHolders.Holder> hs) {
@@ -230,7 +257,7 @@ final class ReaderPoolSaturation {
 
     private String holderLine(PoolHolders.Holder h) {
         String how = h.recorded() ? String.format(Locale.ROOT, "recorded: named by the behind fields of %s", Counts.of(h.recordedWaits(), "wait"))
-                : "inferred: it was running when the waits began";
+                : "inferred: its span overlapped the waits";
         if (h.read() == null) {
             return String.format(Locale.ROOT, "held by: remote_read on %s, overlapping a wait by %s; its own event is not in the recording"
                     + " (shorter than the agent's jfr.threshold.remote_read, or still running at the recording's end) [%s]",
