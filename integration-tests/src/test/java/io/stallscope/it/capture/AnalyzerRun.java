@@ -11,16 +11,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs {@code analyzer/bin/analyzer report FILE --json OUT} as an operator would and reads the JSON. */
-final class AnalyzerRun {
-    final String text;
-    final JsonNode json;
+public final class AnalyzerRun {
+    public final String text;
+    public final JsonNode json;
 
     private AnalyzerRun(String text, JsonNode json) {
         this.text = text;
         this.json = json;
     }
 
-    static AnalyzerRun report(Path recording, Path workDir) throws Exception {
+    public static AnalyzerRun report(Path recording, Path workDir) throws Exception {
         Path launcher = Path.of(System.getProperty("stallscope.analyzer.launcher", "../analyzer/bin/analyzer"))
             .toAbsolutePath().normalize();
         Path json = workDir.resolve(recording.getFileName() + ".json");
@@ -65,7 +65,7 @@ final class AnalyzerRun {
         return out;
     }
 
-    List<JsonNode> findings(String kind) {
+    public List<JsonNode> findings(String kind) {
         List<JsonNode> out = new ArrayList<>();
         json.path("findings").forEach(f -> {
             if (kind.equals(f.path("kind").asText())) {

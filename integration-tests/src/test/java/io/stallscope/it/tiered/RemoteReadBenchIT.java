@@ -27,9 +27,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * tier name a read that held the pool; the unthrottled control has at most a tenth as many slow queued reads; no line
  * of the topic without tiered storage names a remote op;
  * a timestamp lookup in the remote tier runs remote ops on a request handler before 4.0 and none from 4.0 (KIP-1075).
+ * With -Dstallscope.bench.record=true each broker records (JFR, default settings, the agent's events) and the analyzer
+ * reports on it: on a throttled arm it names the pool's saturation.
  */
 @EnabledIfSystemProperty(named = "stallscope.bench", matches = "true")
 class RemoteReadBenchIT {
+    static final String POOL_FINDING = "remote-reader-pool-saturated";
+    static final String HANDLER_FINDING = "request-handler-blocked-on-remote-storage";
     private static final List<String> KAFKAS = List.of(System.getProperty("stallscope.bench.kafka", "3.6.2,3.9.2,4.1.2,4.4.0")
         .split(","));
     private static final List<String> ARMS = List.of(System.getProperty("stallscope.bench.arms", "xfs-throttled,xfs-unthrottled")
@@ -39,6 +43,7 @@ class RemoteReadBenchIT {
     private static final int READER_THREADS = Integer.getInteger("stallscope.bench.reader.threads", 2);
     private static final int CONSUMERS = Integer.getInteger("stallscope.bench.consumers", 6);
     private static final int SECONDS = Integer.getInteger("stallscope.bench.seconds", 30);
+    private static final boolean RECORD = Boolean.getBoolean("stallscope.bench.record");
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.MINUTES)
@@ -56,8 +61,10 @@ class RemoteReadBenchIT {
         List<RemoteReadScenario.Result> results = new ArrayList<>();
         for (String kafka : KAFKAS) {
             for (String arm : ARMS) {
-                RemoteReadScenario.Result r = RemoteReadScenario.run(RemoteReadScenario.Options.of(arm, kafka, BACKLOG_MIB,
-                    READ_KIBPS, READER_THREADS, CONSUMERS, SECONDS), dir.resolve("remote-reads-" + kafka + "-" + arm));
+                RemoteReadScenario.Options options = RemoteReadScenario.Options.of(arm, kafka, BACKLOG_MIB, READ_KIBPS,
+                    READER_THREADS, CONSUMERS, SECONDS);
+                RemoteReadScenario.Result r = RemoteReadScenario.run(RECORD ? options.recorded() : options,
+                    dir.resolve("remote-reads-" + kafka + "-" + arm));
                 results.add(r);
                 Files.writeString(out, r.row() + "\n", StandardOpenOption.APPEND);
                 System.out.println(r.row());
@@ -65,6 +72,15 @@ class RemoteReadBenchIT {
                 r.waitLines().stream().filter(l -> !l.contains(": behind ")).limit(2)
                     .forEach(l -> System.out.println("  unpaired: " + l));
                 r.handlerLines().stream().limit(2).forEach(l -> System.out.println("  handler: " + l));
+                if (r.analyzer() != null) {
+                    for (String kind : List.of(POOL_FINDING, HANDLER_FINDING)) {
+                        String summaries = r.analyzer().findings(kind).stream().map(f -> f.path("summary").asText())
+                            .collect(java.util.stream.Collectors.joining("\n  "));
+                        Files.writeString(out, "\n" + kafka + " " + arm + ", the analyzer on the broker's recording, "
+                            + kind + ": " + r.analyzer().findings(kind).size() + "\n  " + summaries + "\n",
+                            StandardOpenOption.APPEND);
+                    }
+                }
             }
         }
         Files.writeString(out, "\nload at end " + LoadAverage.now() + "\n", StandardOpenOption.APPEND);
@@ -85,6 +101,10 @@ class RemoteReadBenchIT {
                 results.stream().filter(t -> t.options().throttled() && t.options().kafka().equals(r.options().kafka()))
                     .forEach(t -> assertThat(r.waitLines().size()).as("%s: slow queued reads, against %d throttled", what,
                         t.waitLines().size()).isLessThanOrEqualTo(t.waitLines().size() / 10));
+            }
+            if (r.analyzer() != null && r.options().throttled()) {
+                assertThat(r.analyzer().findings(POOL_FINDING)).as("%s: the analyzer names the pool's saturation", what)
+                    .isNotEmpty();
             }
             boolean beforeKip1075 = KafkaVersion.of(r.options().kafka()).compareTo(KafkaVersion.of("4.0.0")) < 0;
             if (beforeKip1075) {

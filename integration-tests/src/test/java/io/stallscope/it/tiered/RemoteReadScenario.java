@@ -3,6 +3,7 @@ package io.stallscope.it.tiered;
 import io.stallscope.it.agent.AgentJar;
 import io.stallscope.it.agent.Polling;
 import io.stallscope.it.broker.BrokerSpec;
+import io.stallscope.it.capture.AnalyzerRun;
 import io.stallscope.it.broker.FreePorts;
 import io.stallscope.it.broker.KafkaClients;
 import io.stallscope.it.broker.KafkaVersion;
@@ -53,7 +54,7 @@ final class RemoteReadScenario {
 
     /** What to run; an arm is FS-throttled or FS-unthrottled, e.g. xfs-throttled. */
     record Options(String arm, FsType fs, boolean throttled, String kafka, long backlogMiB, int readKiBps,
-                   int readerThreads, int consumers, int seconds) {
+                   int readerThreads, int consumers, int seconds, boolean record) {
         static Options of(String arm, String kafka, long backlogMiB, int readKiBps, int readerThreads, int consumers,
                           int seconds) {
             String[] parts = arm.split("-", 2);
@@ -61,14 +62,23 @@ final class RemoteReadScenario {
                 throw new IllegalArgumentException("an arm is FS-throttled or FS-unthrottled: " + arm);
             }
             return new Options(arm, FsType.of(parts[0]), parts[1].equals("throttled"), kafka, backlogMiB, readKiBps,
-                readerThreads, consumers, seconds);
+                readerThreads, consumers, seconds, false);
+        }
+
+        /**
+         * Also a JDK Flight Recorder recording of the broker (default settings and the agent's events), for the
+         * analyzer: {@link Result#analyzer()}. JFR on JDK 17 retransforms the JDK's I/O classes: a recorded arm is
+         * not the unrecorded one's twin for speed, only for what is named.
+         */
+        Options recorded() {
+            return new Options(arm, fs, throttled, kafka, backlogMiB, readKiBps, readerThreads, consumers, seconds, true);
         }
     }
 
     /** What one run measured. */
     record Result(Options options, String disk, int remoteSegments, double deviceReadMiB, long consumed, long controlConsumed,
                   Map<Integer, Double> readsByPartition, double readP99Ms, List<String> waitLines, List<String> handlerLines,
-                  double lookupMs, double handlerRemoteOps, List<String> controlNamingRemote) {
+                  double lookupMs, double handlerRemoteOps, List<String> controlNamingRemote, AnalyzerRun analyzer) {
         /** Slow queue waits that name a remote read that held the pool. */
         long paired() {
             return waitLines.stream().filter(l -> l.contains(": behind remote_read ")).count();
@@ -108,15 +118,19 @@ final class RemoteReadScenario {
         try (RealDisk disk = RealDisk.create(o.fs(), Math.max(1L << 30, (o.backlogMiB() * 3) << 20), target.resolve("realdisk"))) {
             Path remote = disk.mountPoint().resolve("remote");
             Files.createDirectories(remote);
-            BrokerSpec spec = BrokerSpec.builder(version).name("remote-" + o.arm()).heap("1g")
+            Path recording = dir.resolve("broker.jfr");
+            Files.deleteIfExists(recording);
+            BrokerSpec.Builder spec = BrokerSpec.builder(version).name("remote-" + o.arm()).heap("1g")
                 .serverProperties(LocalTieredStorage.serverProperties(version, remote))
                 // fewer reader threads than consumers: reads queue, as on a broker whose remote store is slow
                 .serverProperty("remote.log.reader.threads", Integer.toString(o.readerThreads()))
                 .javaAgent(AgentJar.path(), "prometheus=127.0.0.1:" + prometheus
                     + ",topic.labels=true,slow.log.per.minute=100000")
-                .launchWrapper(disk.launchWrapper())
-                .build();
-            try (LocalKafkaBroker broker = new LocalKafkaBroker(spec)) {
+                .launchWrapper(disk.launchWrapper());
+            if (o.record()) {
+                spec.jvmArg("-XX:StartFlightRecording=settings=default,filename=" + recording + ",dumponexit=true");
+            }
+            try (LocalKafkaBroker broker = new LocalKafkaBroker(spec.build())) {
                 broker.start();
                 KafkaClients.createTopic(broker, TIERED, PARTITIONS, LocalTieredStorage.topicConfigs());
                 KafkaClients.createTopic(broker, LOCAL, PARTITIONS, Map.of("segment.bytes", Integer.toString(1 << 20)));
@@ -167,10 +181,14 @@ final class RemoteReadScenario {
                 List<String> controlNamingRemote = lines.stream()
                     .filter(l -> l.contains(" topic=" + LOCAL + " ") && l.contains(": behind remote_")).toList();
                 double handlerOps = remoteOpsOnHandlers(afterLookup, before);
+                AnalyzerRun analyzer = o.record() ? AnalyzerRun.report(recording, dir) : null;
+                if (analyzer != null) {
+                    Files.writeString(dir.resolve("analyzer-report.txt"), analyzer.text);
+                }
                 return new Result(o, disk.describe(), remoteSegments,
                     (ioAfter.readBytes() - ioBefore.readBytes()) / 1048576.0, consumed, controlConsumed,
                     readsByPartition(after, before), after.quantileMsSince(before, "remote_read", "other", 0.99), waits,
-                    onHandlers, lookupMs, handlerOps, controlNamingRemote);
+                    onHandlers, lookupMs, handlerOps, controlNamingRemote, analyzer);
             }
         }
     }
