@@ -37,13 +37,7 @@ public final class QueuedTasks {
      * (nothing when its submission was not seen: before an attach, or no sink).
      */
     public static void started(int op, Object task) {
-        if (task == null) {
-            return;
-        }
-        Long since;
-        synchronized (SUBMITTED) {
-            since = SUBMITTED.remove(task);
-        }
+        Long since = taken(task);
         if (since != null) {
             Hooks.waited(op, since, task);
         }
@@ -56,15 +50,19 @@ public final class QueuedTasks {
      * recorded then), or its submission was not seen.
      */
     public static void cancelled(int op, Object task, Throwable why) {
-        if (task == null) {
-            return;
-        }
-        Long since;
-        synchronized (SUBMITTED) {
-            since = SUBMITTED.remove(task);
-        }
+        Long since = taken(task);
         if (since != null) {
             Hooks.waited(op, since, task, why);
+        }
+    }
+
+    /** When the task was submitted, and its entry gone; null when it was not here. */
+    private static Long taken(Object task) {
+        if (task == null) {
+            return null;
+        }
+        synchronized (SUBMITTED) {
+            return SUBMITTED.remove(task);
         }
     }
 

@@ -56,21 +56,37 @@ class RemoteReadQueueTest extends UsesHooks {
     private final List<String> lines = new CopyOnWriteArrayList<>();
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-    @ParameterizedTest
-    @ValueSource(strings = {"3.9.2", "4.1.2", "4.4.0"})
-    void aReadQueuedBehindAnotherIsTimedWaitingAndRunning(String version) throws Exception {
+    /** Reads run on one Kafka, on threads named with {@code threadPrefix}: what each returned. */
+    interface Reads {
+        List<String> run(WovenKafka kafka, String version, String threadPrefix) throws Exception;
+    }
+
+    /**
+     * The same reads on stock Kafka, then on Kafka woven as the agent weaves it (with the expiry point or not) and the
+     * agent's recorder installed: what they returned, stock first; the lines printed as an operator reads them.
+     */
+    private List<List<String>> stockThenWoven(String version, boolean expiry, Reads reads) throws Exception {
         List<String> stock;
         try (WovenKafka kafka = WovenKafka.withBroker(version, Map.of())) {
-            stock = twoReads(kafka, version, "stock-reader");
+            stock = reads.run(kafka, version, "stock-reader");
         }
         OpSink recorder = RecorderSink.withLines(registry, "slow.threshold=0ms,slow.log.per.minute=1000", lines);
         Hooks.install(recorder);
         List<String> withAgent;
-        try (WovenKafka kafka = WovenKafka.withBroker(version, woven(version, false))) {
-            withAgent = twoReads(kafka, version, "remote-log-reader"); // Kafka's own prefix for the pool
+        try (WovenKafka kafka = WovenKafka.withBroker(version, woven(version, expiry))) {
+            withAgent = reads.run(kafka, version, "remote-log-reader"); // Kafka's own prefix for the pool
         }
         RecorderSink.drain(recorder);
-        lines.forEach(l -> System.out.println(version + ": " + l)); // the lines as an operator reads them
+        lines.forEach(l -> System.out.println(version + ": " + l));
+        return List.of(stock, withAgent);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"3.9.2", "4.1.2", "4.4.0"})
+    void aReadQueuedBehindAnotherIsTimedWaitingAndRunning(String version) throws Exception {
+        List<List<String>> runs = stockThenWoven(version, false, RemoteReadQueueTest::twoReads);
+        List<String> stock = runs.get(0);
+        List<String> withAgent = runs.get(1);
 
         assertThat(withAgent).isEqualTo(stock).hasSize(2).allSatisfy(r -> assertThat(r).startsWith("error "));
         String scrape = registry.scrape();
@@ -106,18 +122,9 @@ class RemoteReadQueueTest extends UsesHooks {
     @ParameterizedTest
     @ValueSource(strings = {"3.9.2", "4.1.2", "4.4.0"})
     void aReadCancelledInTheQueueWhenItsFetchExpiresIsTimedAsExpired(String version) throws Exception {
-        List<String> stock;
-        try (WovenKafka kafka = WovenKafka.withBroker(version, Map.of())) {
-            stock = expiringRead(kafka, version, "stock-reader");
-        }
-        OpSink recorder = RecorderSink.withLines(registry, "slow.threshold=0ms,slow.log.per.minute=1000", lines);
-        Hooks.install(recorder);
-        List<String> withAgent;
-        try (WovenKafka kafka = WovenKafka.withBroker(version, woven(version, true))) {
-            withAgent = expiringRead(kafka, version, "remote-log-reader");
-        }
-        RecorderSink.drain(recorder);
-        lines.forEach(l -> System.out.println(version + ": " + l));
+        List<List<String>> runs = stockThenWoven(version, true, RemoteReadQueueTest::expiringRead);
+        List<String> stock = runs.get(0);
+        List<String> withAgent = runs.get(1);
 
         assertThat(withAgent).as("only the first read ran").isEqualTo(stock).singleElement().asString().startsWith("error ");
         String scrape = registry.scrape();
