@@ -181,39 +181,18 @@ class RemoteReadQueueTest extends UsesHooks {
             : "org.apache.kafka.server.purgatory.DelayedRemoteFetch";
     }
 
-    /**
-     * Two reads through asyncRead on a pool of one thread: the first's callback holds the thread until the second is
-     * queued. Returns what each callback got.
-     */
-    private static List<String> twoReads(WovenKafka kafka, String version, String threadPrefix) throws Exception {
-        try (ReaderPool reader = new ReaderPool(kafka, version, threadPrefix)) {
-            List<String> results = new CopyOnWriteArrayList<>();
-            CountDownLatch firstRunning = new CountDownLatch(1);
-            CountDownLatch letGo = new CountDownLatch(1);
-            Consumer<Object> holding = r -> {
-                results.add(describe(r));
-                firstRunning.countDown();
-                Pauses.await(letGo);
-            };
-            Consumer<Object> plain = r -> results.add(describe(r));
-            Future<?> first = reader.asyncRead(fetchInfo(kafka, 3), holding);
-            assertThat(firstRunning.await(10, TimeUnit.SECONDS)).isTrue();
-            Future<?> second = reader.asyncRead(fetchInfo(kafka, 7), plain);
-            Pauses.until(() -> reader.pool.getQueue().size() == 1);
-            Pauses.sleepAtLeast(20);
-            letGo.countDown();
-            first.get(10, TimeUnit.SECONDS);
-            second.get(10, TimeUnit.SECONDS);
-            return results;
-        }
+    /** What a test does while the second read is queued behind the first. */
+    interface WhileQueued {
+        void run(ReaderPool reader, Future<?> second, Object secondInfo) throws Exception;
     }
 
     /**
-     * As {@link #twoReads}, but while the second read is queued its fetch expires: Kafka's DelayedRemoteFetch, made for
-     * it, runs onExpiration on a thread named as Kafka's purgatory timer names its own. Then the first read is let go and
-     * the pool takes the cancelled second one up, which returns at once. Returns what each callback got.
+     * Two reads through asyncRead on a pool of one thread: the first's callback holds the thread until the second is
+     * queued and {@code whileQueued} ran; then the first is let go and the pool takes the second up. Returns what each
+     * callback got.
      */
-    private static List<String> expiringRead(WovenKafka kafka, String version, String threadPrefix) throws Exception {
+    private static List<String> secondQueuedBehindFirst(WovenKafka kafka, String version, String threadPrefix,
+                                                        WhileQueued whileQueued) throws Exception {
         try (ReaderPool reader = new ReaderPool(kafka, version, threadPrefix)) {
             List<String> results = new CopyOnWriteArrayList<>();
             CountDownLatch firstRunning = new CountDownLatch(1);
@@ -228,6 +207,28 @@ class RemoteReadQueueTest extends UsesHooks {
             Object secondInfo = fetchInfo(kafka, 7);
             Future<?> second = reader.asyncRead(secondInfo, r -> results.add(describe(r)));
             Pauses.until(() -> reader.pool.getQueue().size() == 1);
+            whileQueued.run(reader, second, secondInfo);
+            letGo.countDown();
+            first.get(10, TimeUnit.SECONDS);
+            Pauses.until(() -> reader.pool.getCompletedTaskCount() == 2); // a cancelled task taken up returns at once
+            if (!second.isCancelled()) {
+                second.get(10, TimeUnit.SECONDS);
+            }
+            return results;
+        }
+    }
+
+    /** The second read queued for 20 ms behind the first. */
+    private static List<String> twoReads(WovenKafka kafka, String version, String threadPrefix) throws Exception {
+        return secondQueuedBehindFirst(kafka, version, threadPrefix, (reader, second, info) -> Pauses.sleepAtLeast(20));
+    }
+
+    /**
+     * As {@link #twoReads}, but while the second read is queued its fetch expires: Kafka's DelayedRemoteFetch, made for
+     * it, runs onExpiration on a thread named as Kafka's purgatory timer names its own, and cancels it.
+     */
+    private static List<String> expiringRead(WovenKafka kafka, String version, String threadPrefix) throws Exception {
+        return secondQueuedBehindFirst(kafka, version, threadPrefix, (reader, second, secondInfo) -> {
             Object delayed = delayedRemoteFetch(kafka, version, second, secondInfo);
             Pauses.sleepAtLeast(20);
             AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -242,11 +243,7 @@ class RemoteReadQueueTest extends UsesHooks {
             expiry.join(10_000);
             assertThat(failed.get()).as("Kafka's onExpiration").isNull();
             assertThat(second.isCancelled()).as("Kafka cancelled the queued read").isTrue();
-            letGo.countDown();
-            first.get(10, TimeUnit.SECONDS);
-            Pauses.until(() -> reader.pool.getCompletedTaskCount() == 2); // the cancelled task taken up: it returned
-            return results;
-        }
+        });
     }
 
     /**

@@ -68,6 +68,21 @@ public final class AgentOpsProgram {
         public boolean failed;
     }
 
+    /** An op event with the "behind" fields the agent adds when it names what the op waited behind. */
+    abstract static class BehindOpEvent extends OpEvent {
+        @Label("Behind Op")
+        public String behindOp;
+
+        @Label("Behind Thread")
+        public String behindThread;
+
+        @Label("Behind Overlap (ms)")
+        public long behindOverlapMs;
+
+        @Label("Scope")
+        public String scope;
+    }
+
     @Name("stallscope.RecordsAppend")
     static final class RecordsAppend extends OpEvent {
     }

@@ -1,6 +1,5 @@
 package io.stallscope.analyzer.workload;
 
-import jdk.jfr.Label;
 import jdk.jfr.Name;
 
 import java.util.ArrayList;
@@ -30,38 +29,24 @@ final class RemoteStorageWorkload implements AutoCloseable {
     static final long SLOW_NANOS = 100_000_000L;
     static final long MIN_OVERLAP_NANOS = 1_000_000L;
 
-    abstract static class RemoteOpEvent extends AgentOpsProgram.OpEvent {
-        @Label("Behind Op")
-        public String behindOp;
-
-        @Label("Behind Thread")
-        public String behindThread;
-
-        @Label("Behind Overlap (ms)")
-        public long behindOverlapMs;
-
-        @Label("Scope")
-        public String scope;
-    }
-
     @Name("stallscope.RemoteQueueWait")
-    static final class RemoteQueueWait extends RemoteOpEvent {
+    static final class RemoteQueueWait extends AgentOpsProgram.BehindOpEvent {
     }
 
     @Name("stallscope.RemoteRead")
-    static final class RemoteRead extends RemoteOpEvent {
+    static final class RemoteRead extends AgentOpsProgram.BehindOpEvent {
     }
 
     @Name("stallscope.RemoteFetch")
-    static final class RemoteFetch extends RemoteOpEvent {
+    static final class RemoteFetch extends AgentOpsProgram.BehindOpEvent {
     }
 
     @Name("stallscope.RemoteFetchIndex")
-    static final class RemoteFetchIndex extends RemoteOpEvent {
+    static final class RemoteFetchIndex extends AgentOpsProgram.BehindOpEvent {
     }
 
     @Name("stallscope.RemoteIndexLoad")
-    static final class RemoteIndexLoad extends RemoteOpEvent {
+    static final class RemoteIndexLoad extends AgentOpsProgram.BehindOpEvent {
     }
 
     static final List<Class<? extends jdk.jfr.Event>> EVENTS = List.of(RemoteQueueWait.class, RemoteRead.class, RemoteFetch.class,
@@ -123,7 +108,7 @@ final class RemoteStorageWorkload implements AutoCloseable {
      */
     void warmUp() throws Exception {
         Runnable each = () -> {
-            for (RemoteOpEvent e : List.of(new RemoteQueueWait(), new RemoteRead(), new RemoteFetch(), new RemoteFetchIndex(), new RemoteIndexLoad())) {
+            for (AgentOpsProgram.BehindOpEvent e : List.of(new RemoteQueueWait(), new RemoteRead(), new RemoteFetch(), new RemoteFetchIndex(), new RemoteIndexLoad())) {
                 commit(e, "warm_up", 0, "other", "warm-up", 0, "remote:warm-up-0");
             }
         };
@@ -207,7 +192,7 @@ final class RemoteStorageWorkload implements AutoCloseable {
     }
 
     /** One of the plugin's calls, timed as the agent times it on Kafka's ClassLoaderAwareRemoteStorageManager. */
-    void fetch(String scenario, RemoteOpEvent e, String op, long millis, String role, String topic, int partition, String path) {
+    void fetch(String scenario, AgentOpsProgram.BehindOpEvent e, String op, long millis, String role, String topic, int partition, String path) {
         long start = System.nanoTime();
         sleep(millis);
         long end = System.nanoTime();
@@ -221,7 +206,7 @@ final class RemoteStorageWorkload implements AutoCloseable {
     }
 
     /** As the agent's OpRecorder.commit: the fields, then commit at the op's end; behind fields as already set. */
-    private static void commit(RemoteOpEvent e, String op, long nanos, String role, String topic, int partition, String path) {
+    private static void commit(AgentOpsProgram.BehindOpEvent e, String op, long nanos, String role, String topic, int partition, String path) {
         if (!e.isEnabled()) return;
         e.op = op;
         e.opDuration = nanos;

@@ -95,18 +95,7 @@ public final class SafepointProgram {
     /** The agent's op fields as AgentOpsProgram declares them, and the "behind" fields the agent adds. */
     @Name("stallscope.IndexLookup")
     @Label("Index Lookup")
-    static final class IndexLookup extends AgentOpsProgram.OpEvent {
-        @Label("Behind Op")
-        public String behindOp;
-
-        @Label("Behind Thread")
-        public String behindThread;
-
-        @Label("Behind Overlap (ms)")
-        public long behindOverlapMs;
-
-        @Label("Scope")
-        public String scope;
+    static final class IndexLookup extends AgentOpsProgram.BehindOpEvent {
     }
 
     /** One loop: its kind and when it ran (epoch ns). */
